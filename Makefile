@@ -1,0 +1,35 @@
+# The README's commands. Each creates and fills .venv on a machine that has only Python 3.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: print test bench preview clean lint
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+print: $(STAMP)
+	$(BIN)/printgen build all --paper a4
+	$(BIN)/printgen build all --paper letter
+	$(BIN)/printgen build all --paper a3
+
+lint: $(STAMP)
+	$(BIN)/ruff check printgen tests bench
+	$(BIN)/ruff format --check printgen tests bench
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+preview: $(STAMP)
+	$(BIN)/python -m printgen.render.readback
+
+clean:
+	rm -rf output/*.pdf output/preview

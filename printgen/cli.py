@@ -1,0 +1,353 @@
+"""The command line: thin. It parses options, calls the engines and materials, and turns their
+errors into messages and exit codes."""
+
+from __future__ import annotations
+
+import json
+import sys
+import tomllib
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import click
+
+from printgen.errors import InputError, PrintgenError
+from printgen.materials import BuildOptions, Material, PhotoOptions, ScoreOptions, ScoreReport
+from printgen.paths import OUTPUT_DIR
+from printgen.render.pdf import write_atomic
+from printgen.render.units import Paper
+
+# Exit codes: 0 a final result; 1 bad input or a failed build; 2 a usage error (click's own);
+# 3 a provisional result (unsure cells in a photo, or a partial standing).
+EXIT_ERROR = 1
+EXIT_PROVISIONAL = 3
+
+IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png"})
+SHEET_SUFFIXES = frozenset({".toml", ".json"})
+
+
+class PrintgenGroup(click.Group):
+    """Adds each game's own subcommands (`printgen war ...`) when they are asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        from printgen.games import all_games
+
+        names = set(super().list_commands(ctx))
+        names.update(game.name for game in all_games() if game.commands is not None)
+        return sorted(names)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            return command
+        from printgen.games import game_named
+
+        game = game_named(cmd_name)
+        return game.commands if game is not None else None
+
+
+@click.group(cls=PrintgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="printgen")
+def cli() -> None:
+    """printgen: print-ready PDFs for tabletop games, and referees that score the sheets.
+
+    \b
+    Examples:
+      printgen list                         every material, one line each
+      printgen build war-card               the War rules card (A4) into output/
+      printgen build all --paper letter     everything, on US Letter
+      printgen score game.toml              score a typed-in sheet
+    """
+
+
+def fail(message: str, code: int = EXIT_ERROR) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+@cli.command("list")
+def list_materials() -> None:
+    """Show every material printgen can build, with a one-line description."""
+    from printgen.games import all_materials
+
+    materials = all_materials()
+    width = max(len(m.name) for m in materials)
+    for material in materials:
+        click.echo(f"{material.name:<{width}}  {material.description}")
+
+
+@cli.command()
+@click.argument("names", nargs=-1, required=True)
+@click.option(
+    "--paper",
+    type=click.Choice([p.value for p in Paper]),
+    default="a4",
+    show_default=True,
+    help="Paper size; A3 only where a material offers it.",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=OUTPUT_DIR,
+    show_default="output/",
+    help="Folder the PDFs are written to.",
+)
+@click.option(
+    "--rules",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="(card) The rules-text source to print, a Markdown file in seeds/.",
+)
+@click.option("--panels", type=int, help="(card) Number of accordion panels.")
+@click.option("--large-print", is_flag=True, help="(cards) Taller panels, body text 11 pt or more.")
+@click.option(
+    "--copies",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Sheets in one PDF, each with its own id.",
+)
+@click.option(
+    "--pairs",
+    type=int,
+    default=2,
+    show_default=True,
+    help="(team pack) Pairs of opponents, 2 to 6.",
+)
+@click.option("--layout", default="standard", show_default=True, help="Layout data to draw from.")
+def build(
+    names: tuple[str, ...],
+    paper: str,
+    out: Path,
+    rules: Path | None,
+    panels: int | None,
+    large_print: bool,
+    copies: int,
+    pairs: int,
+    layout: str,
+) -> None:
+    """Build materials into PDFs. NAMES are from `printgen list`, or `all`.
+
+    \b
+    Examples:
+      printgen build war-card --paper letter
+      printgen build card --rules seeds/war.md --panels 4 --large-print
+      printgen build one-page-war --copies 40
+    """
+    from printgen.games import all_materials
+
+    known = {m.name: m for m in all_materials()}
+    if "all" in names:
+        chosen = [m for m in known.values() if m.name != "card"]
+    else:
+        unknown = [n for n in names if n not in known]
+        if unknown:
+            fail(f"unknown material {', '.join(map(repr, unknown))}; known: {', '.join(known)}")
+        chosen = [known[n] for n in dict.fromkeys(names)]
+    options = BuildOptions(
+        paper=Paper(paper),
+        rules=rules,
+        panels=panels,
+        large_print=large_print,
+        copies=copies,
+        pairs=pairs,
+        layout=layout,
+    )
+    given = _options_given(click.get_current_context())
+    for material in chosen:
+        _check_options(material, options, given, building_all="all" in names)
+    if len(chosen) == 1:
+        _build_one(chosen[0], options, out, show_progress=True)
+        return
+    with click.progressbar(chosen, label="Building", file=sys.stderr, item_show_func=_name) as bar:
+        for material in bar:
+            _build_one(material, options, out, show_progress=False)
+
+
+def _name(material: Material | None) -> str:
+    return material.name if material is not None else ""
+
+
+def _options_given(ctx: click.Context) -> set[str]:
+    return {
+        name
+        for name in ("rules", "panels", "large_print", "copies", "pairs", "layout")
+        if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+    }
+
+
+def _check_options(
+    material: Material, options: BuildOptions, given: set[str], building_all: bool
+) -> None:
+    if options.paper not in material.papers:
+        if building_all:
+            return
+        papers = ", ".join(p.value for p in material.papers)
+        fail(f"{material.name} is printed on {papers}, not {options.paper.value}")
+    refused = given - material.accepts
+    if refused and not building_all:
+        flags = ", ".join("--" + name.replace("_", "-") for name in sorted(refused))
+        fail(f"{material.name} does not take {flags}")
+
+
+def _build_one(material: Material, options: BuildOptions, out: Path, show_progress: bool) -> None:
+    if options.paper not in material.papers:
+        return
+    target = out / material.file_name(options)
+    try:
+        if show_progress and options.copies > 1:
+            with click.progressbar(
+                length=options.copies, label=f"{material.name}", file=sys.stderr
+            ) as bar:
+                done = 0
+
+                def progress(now: int, total: int) -> None:
+                    nonlocal done
+                    bar.update(now - done)
+                    done = now
+
+                data = material.build(options, progress)
+        else:
+            data = material.build(options, None)
+    except PrintgenError as error:
+        fail(f"{material.name}: {error}")
+    write_atomic(target, data)
+    click.echo(f"wrote {target}")
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--layout", "layout_name", default="standard", show_default=True)
+@click.option(
+    "--paper", type=click.Choice([p.value for p in Paper]), default="a4", show_default=True
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the geometry as JSON (the default).")
+def layout(game: str, layout_name: str, paper: str, as_json: bool) -> None:
+    """Print a game sheet's geometry in millimetres: every element, as drawn and as read back."""
+    from printgen.games import all_games, game_named
+
+    found = game_named(game)
+    if found is None or found.layout is None:
+        names = ", ".join(g.name for g in all_games() if g.layout is not None)
+        fail(f"no layout for {game!r}; games with layouts: {names or 'none yet'}")
+        return
+    try:
+        data = found.layout(layout_name, Paper(paper))
+    except PrintgenError as error:
+        fail(str(error))
+        return
+    click.echo(json.dumps(data, indent=2))
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print results as JSON.")
+@click.option("--partial", is_flag=True, help="Score an unfinished sheet: the standing so far.")
+@click.option(
+    "--annotate",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="(photos) Write the rectified sheet with each reading drawn on it to this PNG.",
+)
+def score(paths: tuple[Path, ...], as_json: bool, partial: bool, annotate: Path | None) -> None:
+    """Score typed-in sheets (TOML or JSON) or photos of sheets (JPEG, PNG).
+
+    The file's `game` key picks the referee. Several files, or a folder, are each scored, with a
+    summary line per file. Exit codes: 0 final, 1 bad input, 3 provisional (unsure cells or
+    --partial).
+
+    \b
+    Examples:
+      printgen score duel.toml
+      printgen score --json results/
+      printgen score photo.jpg --annotate checked.png
+    """
+    files = list(_expand(paths))
+    if not files:
+        fail(f"no .toml, .json, .jpg or .png files in {', '.join(map(str, paths))}")
+    single = len(files) == 1
+    results: list[dict[str, Any]] = []
+    worst = 0
+    for path in files:
+        try:
+            report = _score_file(path, partial, annotate if single else None)
+        except PrintgenError as error:
+            worst = max(worst, EXIT_ERROR)
+            if as_json:
+                results.append({"file": str(path), "error": str(error)})
+            else:
+                click.echo(f"{path}: error: {error}", err=True)
+            continue
+        worst = max(worst, report.exit_code)
+        if as_json:
+            results.append({"file": str(path), **report.to_json()})
+        elif single:
+            click.echo(report.to_text())
+        else:
+            click.echo(f"{path}: {report.summary()}")
+    if as_json:
+        payload: Any = results[0] if single and "error" not in results[0] else results
+        if single and "error" in results[0]:
+            click.echo(f"error: {results[0]['error']}", err=True)
+        else:
+            if single:
+                payload = {k: v for k, v in results[0].items() if k != "file"}
+            click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+    sys.exit(worst)
+
+
+def _expand(paths: tuple[Path, ...]) -> Iterator[Path]:
+    for path in paths:
+        if path.is_dir():
+            yield from sorted(
+                p for p in path.iterdir() if p.suffix.lower() in SHEET_SUFFIXES | IMAGE_SUFFIXES
+            )
+        else:
+            yield path
+
+
+def _score_file(path: Path, partial: bool, annotate: Path | None) -> ScoreReport:
+    from printgen.games import all_games, game_named
+
+    if not path.is_file():
+        raise InputError(f"{path}: no such file")
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        readers = [g.read_photo for g in all_games() if g.read_photo is not None]
+        if not readers:
+            raise InputError(f"{path}: reading photos is not available yet; type the sheet in")
+        return readers[0](path, PhotoOptions(annotate=annotate, partial=partial))
+    document = load_document(path)
+    name = document.get("game")
+    if not isinstance(name, str):
+        raise InputError(f'{path}: no `game = "..."` key naming the game this sheet is for')
+    game = game_named(name)
+    if game is None or game.score is None:
+        from printgen.games import all_games as games
+
+        known = ", ".join(g.name for g in games() if g.score is not None)
+        raise InputError(f"{path}: game {name!r} has no referee; known: {known or 'none yet'}")
+    return game.score(document, str(path), ScoreOptions(partial=partial))
+
+
+def load_document(path: Path) -> Mapping[str, Any]:
+    """A typed-in sheet as a mapping, from TOML or JSON; errors name the file and line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{path}: not a UTF-8 text file ({error.reason})") from None
+    if path.suffix.lower() == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise InputError(f"{path}, line {error.lineno}: malformed JSON: {error.msg}") from None
+    else:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            raise InputError(f"{path}: malformed TOML: {error}") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: expected a table of keys at the top level")
+    return data
+
+
+def main() -> None:
+    cli(prog_name="printgen")

@@ -1,0 +1,5 @@
+"""ONE."""
+
+from printgen.materials import Game
+
+GAME = Game(name="one", title="ONE")

@@ -1,0 +1,5 @@
+"""War."""
+
+from printgen.materials import Game
+
+GAME = Game(name="war", title="War")

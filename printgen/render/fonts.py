@@ -1,0 +1,86 @@
+"""The fonts printgen embeds, all shipped in `fonts/` with their licences.
+
+ReportLab has no glyph fallback: a character the font lacks prints as an empty box. So every
+piece of text is checked against its font before it is drawn, and a missing character is a build
+error that names it."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+
+from reportlab.lib.fonts import addMapping
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+from printgen.errors import MissingGlyphError
+from printgen.paths import FONTS_DIR
+
+
+@dataclass(frozen=True)
+class Face:
+    name: str
+    file: str
+
+
+# DejaVu Sans: wide apertures and a large x-height keep it legible at 7 pt on cheap printers,
+# and it carries the arrows and geometric symbols the fold marks need. IPAex Gothic carries kana.
+SANS = Face("PG-Sans", "DejaVuSans.ttf")
+SANS_BOLD = Face("PG-Sans-Bold", "DejaVuSans-Bold.ttf")
+COND = Face("PG-Cond", "DejaVuSansCondensed.ttf")
+COND_BOLD = Face("PG-Cond-Bold", "DejaVuSansCondensed-Bold.ttf")
+KANA = Face("PG-Kana", "IPAexGothic.ttf")
+
+ALL_FACES = (SANS, SANS_BOLD, COND, COND_BOLD, KANA)
+_BY_NAME = {face.name: face for face in ALL_FACES}
+# For <b> inside paragraphs: the bold face of each family.
+_BOLD_OF = {SANS.name: SANS_BOLD.name, COND.name: COND_BOLD.name, KANA.name: KANA.name}
+
+BODY = SANS.name
+BOLD = SANS_BOLD.name
+
+
+@cache
+def register_fonts() -> None:
+    """Register every shipped face with ReportLab (once per process)."""
+    for face in ALL_FACES:
+        path = FONTS_DIR / face.file
+        if not path.is_file():
+            raise FileNotFoundError(f"font file missing: {path} (the fonts ship in fonts/)")
+        pdfmetrics.registerFont(TTFont(face.name, str(path)))
+    for regular, bold in _BOLD_OF.items():
+        addMapping(regular, 0, 0, regular)
+        addMapping(regular, 1, 0, bold)
+        addMapping(regular, 0, 1, regular)
+        addMapping(regular, 1, 1, bold)
+
+
+@cache
+def _coverage(font_name: str) -> frozenset[int]:
+    register_fonts()
+    if font_name not in _BY_NAME:
+        raise MissingGlyphError(f"font {font_name!r} is not one of printgen's shipped fonts")
+    font = pdfmetrics.getFont(font_name)
+    return frozenset(font.face.charToGlyph)
+
+
+def missing_characters(text: str, font_name: str) -> list[str]:
+    covered = _coverage(font_name)
+    return sorted({ch for ch in text if ord(ch) not in covered and ch not in "\n\r\t"})
+
+
+def check_glyphs(text: str, font_name: str, where: str) -> None:
+    """Raise MissingGlyphError naming each character of `text` that `font_name` cannot draw."""
+    missing = missing_characters(text, font_name)
+    if missing:
+        names = ", ".join(
+            f"{ch!r} (U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')})" for ch in missing
+        )
+        raise MissingGlyphError(
+            f"{where}: the font {font_name} ({_BY_NAME[font_name].file}) has no glyph for {names}"
+        )
+
+
+def bold_of(font_name: str) -> str:
+    return _BOLD_OF.get(font_name, font_name)

@@ -1,0 +1,61 @@
+"""Marks for folding, tearing, cutting and checking the print scale."""
+
+from __future__ import annotations
+
+from reportlab.lib.colors import Color, black
+from reportlab.pdfgen.canvas import Canvas
+
+from printgen.render.fonts import BODY
+from printgen.render.text import Anchor, draw_text
+from printgen.render.units import mm
+
+# Dark enough to see on a cheap inkjet; dashed so it reads as a mark, not as art.
+MARK_GREY = Color(0.25, 0.25, 0.25)
+FOLD_DASH = (mm(3.0), mm(1.5))
+TEAR_DASH = (mm(1.2), mm(1.2))
+CUT_DASH = (mm(2.0), mm(1.0))
+MARK_WIDTH = 0.8
+
+
+def _dashed(canvas: Canvas, x1: float, y1: float, x2: float, y2: float, dash: tuple) -> None:
+    canvas.saveState()
+    canvas.setStrokeColor(MARK_GREY)
+    canvas.setLineWidth(MARK_WIDTH)
+    canvas.setDash(list(dash), 0)
+    canvas.line(x1, y1, x2, y2)
+    canvas.restoreState()
+
+
+def fold_line(canvas: Canvas, x1: float, y1: float, x2: float, y2: float) -> None:
+    _dashed(canvas, x1, y1, x2, y2, FOLD_DASH)
+
+
+def tear_line(canvas: Canvas, x1: float, y1: float, x2: float, y2: float) -> None:
+    _dashed(canvas, x1, y1, x2, y2, TEAR_DASH)
+
+
+def cut_line(canvas: Canvas, x1: float, y1: float, x2: float, y2: float) -> None:
+    _dashed(canvas, x1, y1, x2, y2, CUT_DASH)
+
+
+def scale_bar(canvas: Canvas, x: float, y: float, length_mm: float = 50.0) -> None:
+    """A bar exactly `length_mm` long with end ticks and a label, to check the print scale."""
+    length = mm(length_mm)
+    canvas.saveState()
+    canvas.setStrokeColor(black)
+    canvas.setLineWidth(0.6)
+    canvas.line(x, y, x + length, y)
+    for tick_mm in range(0, int(length_mm) + 1, 10):
+        tick = mm(2.5) if tick_mm in (0, int(length_mm)) else mm(1.2)
+        canvas.line(x + mm(tick_mm), y, x + mm(tick_mm), y + tick)
+    canvas.restoreState()
+    draw_text(
+        canvas,
+        f"{length_mm:g} mm: measure this bar; if it is not {length_mm:g} mm, the print was scaled",
+        x,
+        y - mm(3.5),
+        BODY,
+        6.5,
+        where="scale bar label",
+        anchor=Anchor.LEFT,
+    )

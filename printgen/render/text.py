@@ -1,0 +1,116 @@
+"""Text that knows its box: checked against the font, fitted, and an error when it cannot fit."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from html import unescape
+
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, Paragraph
+
+from printgen.errors import FitError
+from printgen.render.fonts import bold_of, check_glyphs, register_fonts
+from printgen.render.units import to_mm
+
+
+class Anchor(Enum):
+    LEFT = "left"
+    CENTRE = "centre"
+    RIGHT = "right"
+
+
+def text_width(text: str, font: str, size: float) -> float:
+    register_fonts()
+    return float(stringWidth(text, font, size))
+
+
+def fit_size(
+    text: str, font: str, size: float, max_width: float, where: str, min_size: float | None = None
+) -> float:
+    """The largest size from `size` down to `min_size` at which `text` fits `max_width` points.
+
+    Raises FitError (naming `where`) when even `min_size` is too wide."""
+    floor = size if min_size is None else min_size
+    current = size
+    while current >= floor - 1e-9:
+        if text_width(text, font, current) <= max_width + 1e-6:
+            return current
+        current -= 0.25
+    width = to_mm(text_width(text, font, floor))
+    raise FitError(
+        f"{where}: {text!r} is {width:.1f} mm wide at {floor:g} pt "
+        f"but its box is {to_mm(max_width):.1f} mm"
+    )
+
+
+def draw_text(
+    canvas: Canvas,
+    text: str,
+    x: float,
+    y: float,
+    font: str,
+    size: float,
+    *,
+    where: str,
+    anchor: Anchor = Anchor.LEFT,
+    max_width: float | None = None,
+    min_size: float | None = None,
+) -> float:
+    """Draw one line of text, checked for glyphs and, given `max_width`, for fit.
+
+    Returns the size used (shrunk towards `min_size` if that is what it takes to fit)."""
+    check_glyphs(text, font, where)
+    if max_width is not None:
+        size = fit_size(text, font, size, max_width, where, min_size)
+    canvas.setFont(font, size)
+    if anchor is Anchor.LEFT:
+        canvas.drawString(x, y, text)
+    elif anchor is Anchor.CENTRE:
+        canvas.drawCentredString(x, y, text)
+    else:
+        canvas.drawRightString(x, y, text)
+    return size
+
+
+_TAG = re.compile(r"<[^>]+>")
+
+
+def plain_text(markup: str) -> str:
+    """The characters a paragraph's markup prints (tags dropped, entities decoded)."""
+    return unescape(_TAG.sub("", markup))
+
+
+def paragraph(markup: str, style: ParagraphStyle, where: str) -> Paragraph:
+    """A ReportLab paragraph whose characters are checked against the style's fonts."""
+    register_fonts()
+    text = plain_text(markup)
+    check_glyphs(text, style.fontName, where)
+    if "<b>" in markup:
+        check_glyphs(text, bold_of(style.fontName), where)
+    return Paragraph(markup, style)
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle in points, origin at its bottom-left corner."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+def draw_in_box(canvas: Canvas, flowable: Flowable, box: Box, where: str) -> None:
+    """Draw a flowable at the top of `box`; FitError if it is taller or wider than the box."""
+    width, height = flowable.wrapOn(canvas, box.width, box.height)
+    if height > box.height + 1e-6 or width > box.width + 1e-6:
+        raise FitError(
+            f"{where}: the text needs {to_mm(height):.1f} mm x {to_mm(width):.1f} mm "
+            f"but its box is {to_mm(box.height):.1f} mm tall x {to_mm(box.width):.1f} mm wide "
+            f"({to_mm(height - box.height):.1f} mm did not fit)"
+        )
+    flowable.drawOn(canvas, box.x, box.y + box.height - height)
