@@ -10,6 +10,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache
 
+from reportlab import rl_config
 from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -54,6 +55,9 @@ def register_fonts() -> None:
         addMapping(regular, 1, 0, bold)
         addMapping(regular, 0, 1, regular)
         addMapping(regular, 1, 1, bold)
+    # A canvas starts with a base font in every page's resources; ReportLab's default is the
+    # unembedded Helvetica, which the brief forbids.
+    rl_config.canvas_basefontname = SANS.name
 
 
 @cache

@@ -84,14 +84,18 @@ def plain_text(markup: str) -> str:
     return unescape(_TAG.sub("", markup))
 
 
-def paragraph(markup: str, style: ParagraphStyle, where: str) -> Paragraph:
+def paragraph(
+    markup: str, style: ParagraphStyle, where: str, bullet: str | None = None
+) -> Paragraph:
     """A ReportLab paragraph whose characters are checked against the style's fonts."""
     register_fonts()
+    if bullet is not None:
+        check_glyphs(bullet, style.bulletFontName, where)
     text = plain_text(markup)
     check_glyphs(text, style.fontName, where)
     if "<b>" in markup:
         check_glyphs(text, bold_of(style.fontName), where)
-    return Paragraph(markup, style)
+    return Paragraph(markup, style, bulletText=bullet)
 
 
 @dataclass(frozen=True)
