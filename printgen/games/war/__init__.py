@@ -1,5 +1,12 @@
-"""War."""
+"""War: the folding rules card and an engine that plays it exactly."""
 
+from printgen.accordion import card_material
 from printgen.materials import Game
 
-GAME = Game(name="war", title="War")
+WAR_CARD = card_material(
+    "war-card",
+    "War: one-sheet 4-panel accordion rules card with FOLD and FOLD & TEAR marks",
+    "war.md",
+)
+
+GAME = Game(name="war", title="War", materials=(WAR_CARD,))
