@@ -1,5 +1,7 @@
-"""aiue battle."""
+"""aiue battle: the letter board, the fold-to-stand letter cards, the record sheet, and a
+referee for a game log."""
 
+from printgen.games.aiue_battle.referee import score
 from printgen.materials import Game
 
-GAME = Game(name="aiue-battle", title="aiue battle")
+GAME = Game(name="aiue-battle", title="aiue battle", score=score)
