@@ -275,7 +275,8 @@ def score(paths: tuple[Path, ...], as_json: bool, partial: bool, annotate: Path 
             if as_json:
                 results.append({"file": str(path), "error": str(error)})
             else:
-                click.echo(f"{path}: error: {error}", err=True)
+                where = "" if str(path) in str(error) else f"{path}: "
+                click.echo(f"{where}error: {error}", err=True)
             continue
         worst = max(worst, report.exit_code)
         if as_json:

@@ -1,0 +1,68 @@
+"""The CLI's own behaviour: listing, unknown names, score dispatch and input errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from printgen.cli import cli
+from printgen.games import all_materials
+
+
+def test_list_shows_every_material_with_a_description(runner) -> None:  # type: ignore[no-untyped-def]
+    result = runner.invoke(cli, ["list"])
+    assert result.exit_code == 0
+    for material in all_materials():
+        line = next(line for line in result.output.splitlines() if line.startswith(material.name))
+        assert material.description in line
+
+
+def test_help_explains_commands(runner) -> None:  # type: ignore[no-untyped-def]
+    result = runner.invoke(cli, ["--help"])
+    assert result.exit_code == 0
+    for command in ("build", "list", "score", "layout"):
+        assert command in result.output
+    assert "Examples" in runner.invoke(cli, ["build", "--help"]).output
+
+
+def test_unknown_material_lists_the_known_ones(runner, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = runner.invoke(cli, ["build", "nope", "--out", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "unknown material 'nope'" in result.output
+    assert "war-card" in result.output
+
+
+def test_score_errors_name_the_file_and_line(runner, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    missing = runner.invoke(cli, ["score", str(tmp_path / "none.toml")])
+    assert missing.exit_code == 1 and "no such file" in missing.output
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text('game = "war"\nplayers = = 2\n', encoding="utf-8")
+    result = runner.invoke(cli, ["score", str(bad)])
+    assert result.exit_code == 1
+    assert "bad.toml" in result.output and "line 2" in result.output
+    assert result.output.count("bad.toml") == 1
+
+    no_game = tmp_path / "nogame.json"
+    no_game.write_text('{"players": []}', encoding="utf-8")
+    result = runner.invoke(cli, ["score", str(no_game)])
+    assert result.exit_code == 1 and "game" in result.output
+
+    other = tmp_path / "other.toml"
+    other.write_text('game = "chess"\n', encoding="utf-8")
+    result = runner.invoke(cli, ["score", str(other)])
+    assert result.exit_code == 1 and "'chess'" in result.output
+
+    bad_json = tmp_path / "bad.json"
+    bad_json.write_text('{"game": "one",\n "x": }', encoding="utf-8")
+    result = runner.invoke(cli, ["score", str(bad_json)])
+    assert result.exit_code == 1 and "line 2" in result.output
+
+
+def test_score_an_empty_folder_is_an_error(runner, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = runner.invoke(cli, ["score", str(tmp_path)])
+    assert result.exit_code == 1 and "no .toml" in result.output
+
+
+def test_layout_for_a_game_without_one(runner) -> None:  # type: ignore[no-untyped-def]
+    result = runner.invoke(cli, ["layout", "war"])
+    assert result.exit_code == 1 and "no layout for 'war'" in result.output
