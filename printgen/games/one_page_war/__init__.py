@@ -1,10 +1,12 @@
 """One Page War."""
 
 from printgen.games.one_page_war.geometry import layout_json
+from printgen.games.one_page_war.referee import score
 from printgen.materials import Game
 
 GAME = Game(
     name="one-page-war",
     title="One Page War",
     layout=layout_json,
+    score=score,
 )
