@@ -1,6 +1,7 @@
 """War: the folding rules card and an engine that plays it exactly."""
 
 from printgen.accordion import card_material
+from printgen.games.war.cli import war
 from printgen.materials import Game
 
 WAR_CARD = card_material(
@@ -9,4 +10,4 @@ WAR_CARD = card_material(
     "war.md",
 )
 
-GAME = Game(name="war", title="War", materials=(WAR_CARD,))
+GAME = Game(name="war", title="War", materials=(WAR_CARD,), commands=war)
