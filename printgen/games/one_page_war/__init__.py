@@ -1,5 +1,6 @@
 """One Page War."""
 
+from printgen.games.one_page_war.cli import commands
 from printgen.games.one_page_war.geometry import layout_json
 from printgen.games.one_page_war.referee import score
 from printgen.materials import Game
@@ -9,4 +10,5 @@ GAME = Game(
     title="One Page War",
     layout=layout_json,
     score=score,
+    commands=commands,
 )

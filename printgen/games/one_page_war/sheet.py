@@ -594,7 +594,7 @@ class _Reader:
         a, b = sheet.filled(first), sheet.filled(second)
         if sheet.mode is Mode.SOLO and not 0 <= a - b <= 1:
             self.illegal(
-                f"{where}{first} has {a} numbers and the AI {second} {b}: the human writes first "
+                f"{where}{first} has {a} numbers and {second} (the AI) {b}: the human writes first "
                 "each round, then the AI, so the AI has as many or one fewer"
             )
         elif abs(a - b) > 1:
