@@ -23,6 +23,8 @@ API (stable; the photo reader builds on it)
     Side: FIRST (near, bottom half), SECOND (far, top half, upside down); None for shared ones
     SheetTag(layout, version, paper, sheet_id)           the QR code's text: .to_text(),
           SheetTag.from_text(s), .mode (from the sheet id's first letter: D duel, S solo, T team)
+          The text is GAME/LAYOUT/VERSION/PAPER/SHEET-ID in capitals (QR alphanumeric mode),
+          e.g. "ONE-PAGE-WAR/STANDARD/1/A4/D-3F2A-0001"; from_text accepts any case.
     sheet_id(mode, layout, paper, index, seed="") -> str deterministic, e.g. "D-3F2A-0001"
     ARUCO_DICTIONARY ("DICT_4X4_50"); MARKER_IDS: marker index = ArUco id, 0 top-left,
           1 top-right, 2 bottom-right, 3 bottom-left (page corners as the first player sees them)
@@ -253,7 +255,7 @@ class SheetGeometry:
             "origin": "top-left of the landscape page, y down, as the first player sees it",
             "page": {"width": round(self.width, 3), "height": round(self.height, 3)},
             "aruco": {"dictionary": ARUCO_DICTIONARY, "ids": MARKER_IDS},
-            "qr_text": "GAME/LAYOUT/VERSION/PAPER/SHEET-ID, e.g. "
+            "qr_text": "GAME/LAYOUT/VERSION/PAPER/SHEET-ID in capitals, e.g. "
             + SheetTag(self.layout_name, self.layout_version, self.paper, "D-0000-0001").to_text(),
             "arenas": [
                 {
@@ -405,7 +407,8 @@ def _place(layout: Layout, p: SheetParams, W: float, H: float, paper: Paper) -> 
     pcx = powers_x + powers_w / 2
     qr = Rect(pcx - p.qr / 2, cy - p.qr / 2, p.qr, p.qr)
     elements.append(Element(Kind.QR, None, None, 0, qr.x, qr.y, qr.w, qr.h))
-    sheet_label = Rect(powers_x, qr.bottom + p.gap, powers_w, p.sheet_label_height)
+    # Text right beside a QR code spoils its quiet zone: the same clearance as the markers'.
+    sheet_label = Rect(powers_x, qr.bottom + p.marker_clearance, powers_w, p.sheet_label_height)
     elements.extend(both_sides(Kind.SHEET_LABEL, None, 0, sheet_label, pcx))
     powers_top = sheet_label.bottom + p.gap
     powers = Rect(powers_x, powers_top, powers_w, H - corner_zone - powers_top)
@@ -438,12 +441,16 @@ class SheetTag:
     sheet_id: str
 
     def to_text(self) -> str:
-        return f"{GAME_NAME}/{self.layout}/{self.version}/{self.paper.value}/{self.sheet_id}"
+        # In capitals: a QR code holds them in its denser alphanumeric mode, so the code has
+        # fewer, bigger modules and a phone photo reads it from further away. Layout names are
+        # lower-case file names, so nothing is lost.
+        text = f"{GAME_NAME}/{self.layout}/{self.version}/{self.paper.value}/{self.sheet_id}"
+        return text.upper()
 
     @classmethod
     def from_text(cls, text: str) -> SheetTag:
         parts = text.strip().split("/")
-        if len(parts) != 5 or parts[0] != GAME_NAME:
+        if len(parts) != 5 or parts[0].lower() != GAME_NAME:
             raise LayoutError(
                 f"QR code {text!r} is not a One Page War sheet's "
                 f"(expected {GAME_NAME}/LAYOUT/VERSION/PAPER/SHEET-ID)"
@@ -452,10 +459,10 @@ class SheetTag:
         if not version.isdigit():
             raise LayoutError(f"QR code {text!r}: layout version {version!r} is not a number")
         try:
-            paper_value = Paper(paper)
+            paper_value = Paper(paper.lower())
         except ValueError:
             raise LayoutError(f"QR code {text!r}: unknown paper {paper!r}") from None
-        return cls(layout, int(version), paper_value, ident)
+        return cls(layout.lower(), int(version), paper_value, ident.upper())
 
     @property
     def mode(self) -> str:

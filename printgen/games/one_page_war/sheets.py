@@ -1,0 +1,565 @@
+"""The printed One Page War sheets: the duel sheet, the solo sheet, the team pack (N duel sheets
+and a tally sheet), and batches of any of them with `--copies`.
+
+Every element is drawn at the box `geometry.sheet_geometry()` gives it, so what is printed is
+exactly what `printgen layout one-page-war --json` prints and what the photo reader reads. The
+far half belongs to the second player and is drawn turned 180 degrees, its text included.
+Words come from `seeds/one-page-war.md` (see texts.py)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from enum import Enum
+
+from reportlab.lib.colors import Color
+from reportlab.lib.enums import TA_LEFT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Paragraph
+
+from printgen.errors import FitError, InputError
+from printgen.games.one_page_war.geometry import (
+    ARUCO_DICTIONARY,
+    Element,
+    Kind,
+    Rect,
+    SheetGeometry,
+    SheetTag,
+    Side,
+    sheet_geometry,
+    sheet_id,
+)
+from printgen.games.one_page_war.layout import Layout, load_layout
+from printgen.games.one_page_war.texts import SheetTexts, sheet_texts
+from printgen.materials import BuildOptions, Material, Progress
+from printgen.render.fiducials import draw_aruco, draw_qr
+from printgen.render.fonts import BODY, BOLD
+from printgen.render.fonts import COND as COND_FACE
+from printgen.render.fonts import COND_BOLD as COND_BOLD_FACE
+from printgen.render.pdf import PdfMeta, new_canvas
+from printgen.render.text import Anchor, draw_text, paragraph, text_width
+from printgen.render.units import Paper, mm, to_mm
+
+COND, COND_BOLD = COND_FACE.name, COND_BOLD_FACE.name
+MIN_PAIRS, MAX_PAIRS = 2, 6
+MAX_COPIES = 10_000
+
+# Light lines that a pencil digit stands out from, yet still print on a tired inkjet.
+SQUARE_LINE = Color(0.55, 0.55, 0.55)
+SQUARE_WIDTH = 0.6
+FRAME_LINE = Color(0.72, 0.72, 0.72)
+FRAME_WIDTH = 0.5
+SOFT_TEXT = Color(0.45, 0.45, 0.45)
+INK = Color(0.1, 0.1, 0.1)
+
+# Powers text: the largest size that fits its box, never below the floor.
+POWERS_SIZES = (7.5, 7.25, 7.0, 6.75, 6.5, 6.25, 6.0)
+
+
+class Mode(Enum):
+    DUEL = "duel"
+    SOLO = "solo"
+    TEAM = "team"
+
+
+@dataclass(frozen=True)
+class SheetSpec:
+    """One printed duel, solo or team sheet: what differs from page to page."""
+
+    mode: Mode
+    sheet_id: str
+    caption: str  # e.g. "duel sheet" or "team pack: sheet 2 of 4"
+
+
+# ----------------------------------------------------------------------------------------------
+# Building
+
+
+def check_copies(copies: int) -> None:
+    if not 1 <= copies <= MAX_COPIES:
+        raise InputError(
+            f"--copies must be a whole number from 1 to {MAX_COPIES}, not {copies}: "
+            "it is how many sheets the PDF holds"
+        )
+
+
+def check_pairs(pairs: int) -> None:
+    if not MIN_PAIRS <= pairs <= MAX_PAIRS:
+        raise InputError(
+            f"--pairs must be from {MIN_PAIRS} to {MAX_PAIRS}, not {pairs}: a team game needs at "
+            f"least two pairs of opponents (one pair is a plain duel: build one-page-war)"
+        )
+
+
+def duel_specs(layout: Layout, paper: Paper, copies: int) -> list[SheetSpec]:
+    check_copies(copies)
+    return [
+        SheetSpec(Mode.DUEL, sheet_id("duel", layout, paper, k), "duel sheet")
+        for k in range(1, copies + 1)
+    ]
+
+
+def solo_specs(layout: Layout, paper: Paper, copies: int) -> list[SheetSpec]:
+    check_copies(copies)
+    return [
+        SheetSpec(Mode.SOLO, sheet_id("solo", layout, paper, k), "solo sheet")
+        for k in range(1, copies + 1)
+    ]
+
+
+def team_specs(layout: Layout, paper: Paper, pairs: int, copies: int = 1) -> list[list[SheetSpec]]:
+    """Per pack, its N sheets: each "sheet k of N" with its own id."""
+    check_pairs(pairs)
+    check_copies(copies)
+    packs = []
+    for pack in range(copies):
+        seed = f"pairs={pairs}"
+        packs.append(
+            [
+                SheetSpec(
+                    Mode.TEAM,
+                    sheet_id("team", layout, paper, pack * pairs + k, seed),
+                    f"team pack: sheet {k} of {pairs}",
+                )
+                for k in range(1, pairs + 1)
+            ]
+        )
+    return packs
+
+
+def build_duel(options: BuildOptions, progress: Progress | None = None) -> bytes:
+    layout = load_layout(options.layout)
+    specs = duel_specs(layout, options.paper, options.copies)
+    return _build(layout, options.paper, specs, [], "duel sheet", progress)
+
+
+def build_solo(options: BuildOptions, progress: Progress | None = None) -> bytes:
+    layout = load_layout(options.layout)
+    specs = solo_specs(layout, options.paper, options.copies)
+    return _build(layout, options.paper, specs, [], "solo sheet", progress)
+
+
+def build_team(options: BuildOptions, progress: Progress | None = None) -> bytes:
+    layout = load_layout(options.layout)
+    packs = team_specs(layout, options.paper, options.pairs, options.copies)
+    pages: list[SheetSpec | list[SheetSpec]] = []
+    for pack in packs:
+        pages.extend(pack)
+        pages.append(pack)  # the pack's tally sheet follows its duel sheets
+    specs = [p for p in pages if isinstance(p, SheetSpec)]
+    tallies = [p for p in pages if isinstance(p, list)]
+    order = [isinstance(p, list) for p in pages]
+    return _build(layout, options.paper, specs, tallies, "team pack", progress, order)
+
+
+def _build(
+    layout: Layout,
+    paper: Paper,
+    specs: Sequence[SheetSpec],
+    tallies: Sequence[Sequence[SheetSpec]],
+    subject: str,
+    progress: Progress | None,
+    order: Sequence[bool] | None = None,
+) -> bytes:
+    geometry = sheet_geometry(layout, paper)
+    texts = sheet_texts(layout)
+    page = paper.size.landscape()
+    buffer = io.BytesIO()
+    canvas = new_canvas(
+        buffer, page, PdfMeta(title="One Page War", subject=f"{subject}, {layout.name} layout")
+    )
+    painter = SheetPainter(canvas, layout, geometry, texts)
+    sequence = order if order is not None else [False] * len(specs)
+    total = len(sequence)
+    sheets, tally_sheets = iter(specs), iter(tallies)
+    for done, is_tally in enumerate(sequence, start=1):
+        if is_tally:
+            draw_tally(canvas, layout, geometry, texts, next(tally_sheets))
+        else:
+            painter.draw(next(sheets))
+        canvas.showPage()
+        if progress is not None:
+            progress(done, total)
+    canvas.save()
+    return buffer.getvalue()
+
+
+# ----------------------------------------------------------------------------------------------
+# Drawing one sheet
+
+
+@contextmanager
+def facing(canvas: Canvas, rect: Rect, page_height: float, upside_down: bool) -> Iterator[None]:
+    """Draw inside `rect` in points, (0, 0) at its bottom-left corner as its reader sees it."""
+    canvas.saveState()
+    x, y = mm(rect.x), mm(page_height - rect.bottom)
+    if upside_down:
+        canvas.translate(x + mm(rect.w), y + mm(rect.h))
+        canvas.rotate(180)
+    else:
+        canvas.translate(x, y)
+    try:
+        yield
+    finally:
+        canvas.restoreState()
+
+
+def outline(canvas: Canvas, w: float, h: float) -> None:
+    """A box as four straight strokes (so the PDF's line work can be read back edge by edge)."""
+    path = canvas.beginPath()
+    path.moveTo(0, 0)
+    path.lineTo(w, 0)
+    path.lineTo(w, h)
+    path.lineTo(0, h)
+    path.lineTo(0, 0)
+    canvas.drawPath(path, stroke=1, fill=0)
+
+
+class SheetPainter:
+    """Draws sheets of one layout on one paper; the text that is the same on every copy is
+    fitted once and drawn again on each page."""
+
+    def __init__(
+        self, canvas: Canvas, layout: Layout, geometry: SheetGeometry, texts: SheetTexts
+    ) -> None:
+        self.canvas = canvas
+        self.layout = layout
+        self.geometry = geometry
+        self.texts = texts
+        self._powers: dict[Mode, list[Paragraph]] = {}
+        self._ai: list[Paragraph] | None = None
+
+    def draw(self, spec: SheetSpec) -> None:
+        g = self.geometry
+        for _, frame in g.frames:
+            self._frame(frame)
+        for element in g.elements:
+            self._element(element, spec)
+
+    def _frame(self, frame: Rect) -> None:
+        c = self.canvas
+        c.saveState()
+        c.setStrokeColor(FRAME_LINE)
+        c.setLineWidth(FRAME_WIDTH)
+        c.roundRect(
+            mm(frame.x),
+            mm(self.geometry.height - frame.bottom),
+            mm(frame.w),
+            mm(frame.h),
+            mm(2),
+            stroke=1,
+            fill=0,
+        )
+        c.restoreState()
+
+    def _element(self, e: Element, spec: SheetSpec) -> None:
+        c = self.canvas
+        w, h = mm(e.w), mm(e.h)
+        solo_ai_box = spec.mode is Mode.SOLO and e.side is Side.SECOND and e.kind is Kind.POWERS
+        # The AI's rules are for the human at the near edge: they alone face the near side.
+        upside_down = e.upside_down and not solo_ai_box
+        with facing(c, e.rect, self.geometry.height, upside_down):
+            if e.kind in (Kind.SQUARE, Kind.TICK):
+                c.setStrokeColor(SQUARE_LINE)
+                c.setLineWidth(SQUARE_WIDTH)
+                outline(c, w, h)
+            elif e.kind is Kind.ALLIES:
+                c.setStrokeColor(FRAME_LINE)
+                c.setLineWidth(FRAME_WIDTH)
+                c.setDash([mm(1.2), mm(1.0)], 0)
+                c.roundRect(0, 0, w, h, mm(3), stroke=1, fill=0)
+            elif e.kind is Kind.LABEL:
+                self._label(e, w, h)
+            elif e.kind is Kind.DICE:
+                c.setStrokeColor(FRAME_LINE)
+                c.setLineWidth(FRAME_WIDTH)
+                c.setDash([mm(1.2), mm(1.0)], 0)
+                c.roundRect(0, 0, w, h, mm(2.5), stroke=1, fill=0)
+                c.setFillColor(SOFT_TEXT)
+                text = "AI: die + 1" if spec.mode is Mode.SOLO and e.side is Side.SECOND else "die"
+                draw_text(
+                    c,
+                    text,
+                    w / 2,
+                    h / 2 - 2,
+                    BODY,
+                    6,
+                    where="dice space",
+                    anchor=Anchor.CENTRE,
+                    max_width=w - mm(2),
+                    min_size=5,
+                )
+            elif e.kind is Kind.NAME:
+                self._name(e, spec, w)
+            elif e.kind is Kind.MARKER:
+                draw_aruco(c, ARUCO_DICTIONARY, e.index, 0, 0, w)
+            elif e.kind is Kind.QR:
+                tag = SheetTag(
+                    self.layout.name, self.layout.version, self.geometry.paper, spec.sheet_id
+                )
+                draw_qr(c, tag.to_text(), 0, 0, w)
+            elif e.kind is Kind.SHEET_LABEL:
+                c.setFillColor(SOFT_TEXT)
+                text = f"One Page War · {spec.caption} · {spec.sheet_id}"
+                draw_text(
+                    c,
+                    text,
+                    w / 2,
+                    mm(1),
+                    BODY,
+                    7,
+                    where="sheet label",
+                    anchor=Anchor.CENTRE,
+                    max_width=w,
+                    min_size=5.5,
+                )
+            elif e.kind is Kind.POWERS:
+                if solo_ai_box:
+                    self._column(self._ai_paragraphs(w, h), w, h)
+                else:
+                    self._column(self._power_paragraphs(spec.mode, w, h), w, h)
+
+    def _label(self, e: Element, w: float, h: float) -> None:
+        c = self.canvas
+        assert e.arena is not None
+        arena = self.layout.arena(e.arena)
+        power = self.texts.power(arena.power)
+        where = f"arena {arena.name} label"
+        c.setFillColor(INK)
+        draw_text(
+            c,
+            arena.name.upper(),
+            w / 2,
+            h - mm(3.4),
+            BOLD,
+            9,
+            where=where,
+            anchor=Anchor.CENTRE,
+            max_width=w,
+            min_size=6.5,
+        )
+        draw_text(
+            c,
+            arena.power,
+            w / 2,
+            h - mm(7.0),
+            COND_BOLD,
+            7,
+            where=where,
+            anchor=Anchor.CENTRE,
+            max_width=w,
+            min_size=5.5,
+        )
+        c.setFillColor(SOFT_TEXT)
+        draw_text(
+            c,
+            power.reminder,
+            w / 2,
+            h - mm(10.2),
+            COND,
+            6.3,
+            where=where,
+            anchor=Anchor.CENTRE,
+            max_width=w,
+            min_size=5,
+        )
+
+    def _name(self, e: Element, spec: SheetSpec, w: float) -> None:
+        c = self.canvas
+        if spec.mode is Mode.SOLO and e.side is Side.SECOND:
+            label = "AI (you play its turns)"
+        elif spec.mode is Mode.TEAM:
+            label = "Team 1 · name" if e.side is Side.FIRST else "Team 2 · name"
+        else:
+            label = "Name"
+        c.setFillColor(INK)
+        used = draw_text(
+            c, label, 0, mm(1.5), BODY, 8, where="name line", max_width=w / 2, min_size=6
+        )
+        start = text_width(label, BODY, used) + mm(1.5)
+        c.setStrokeColor(SQUARE_LINE)
+        c.setLineWidth(SQUARE_WIDTH)
+        c.line(start, mm(0.8), w, mm(0.8))
+
+    # The powers column ----------------------------------------------------------------------
+
+    def _power_paragraphs(self, mode: Mode, w: float, h: float) -> list[Paragraph]:
+        if mode not in self._powers:
+            self._powers[mode] = _fit(self._power_markup(), w, h, "the powers column")
+        return self._powers[mode]
+
+    def _power_markup(self) -> list[tuple[str, bool]]:
+        items: list[tuple[str, bool]] = [("<b>Powers</b>", True)]
+        items += [(f"• {text}", False) for text in self.texts.using_powers]
+        for arena, power in zip(self.layout.arenas, self.texts.powers, strict=True):
+            items.append((f"<b>{power.name}</b> ({arena.name}): {power.explanation}", False))
+        return items
+
+    def _ai_paragraphs(self, w: float, h: float) -> list[Paragraph]:
+        if self._ai is None:
+            items: list[tuple[str, bool]] = [("<b>The AI's turn (you play it)</b>", True)]
+            items += [(f"• {text}", False) for text in self.texts.ai_turn]
+            self._ai = _fit(items, w, h, "the solo sheet's AI rules")
+        return self._ai
+
+    def _column(self, paragraphs: list[Paragraph], w: float, h: float) -> None:
+        y = h
+        for para in paragraphs:
+            y -= para.height + para.style.spaceBefore
+            para.drawOn(self.canvas, 0, y)
+
+
+def _style(size: float, heading: bool) -> ParagraphStyle:
+    return ParagraphStyle(
+        "heading" if heading else "body",
+        fontName=BOLD if heading else BODY,
+        fontSize=size + (1 if heading else 0),
+        leading=(size + (1 if heading else 0)) * 1.18,
+        spaceBefore=0 if heading else size * 0.35,
+        alignment=TA_LEFT,
+        textColor=INK,
+    )
+
+
+def _fit(items: list[tuple[str, bool]], w: float, h: float, where: str) -> list[Paragraph]:
+    """Paragraphs wrapped to width `w` at the largest size whose total height fits `h`."""
+    needed = 0.0
+    for size in POWERS_SIZES:
+        paragraphs = [paragraph(text, _style(size, heading), where) for text, heading in items]
+        needed = 0.0
+        for para in paragraphs:
+            _, height = para.wrap(w, h)
+            needed += height + para.style.spaceBefore
+        if needed <= h:
+            return paragraphs
+    raise FitError(
+        f"{where}: the text needs {to_mm(needed):.1f} mm at {POWERS_SIZES[-1]} pt but the box is "
+        f"{to_mm(h):.1f} mm tall: shorten it in seeds/one-page-war.md"
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# The team tally sheet
+
+
+def draw_tally(
+    canvas: Canvas,
+    layout: Layout,
+    geometry: SheetGeometry,
+    texts: SheetTexts,
+    sheets: Sequence[SheetSpec],
+) -> None:
+    W, H = geometry.width, geometry.height
+    left, right, top = 20.0, W - 20.0, 20.0
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return mm(x), mm(H - y)
+
+    canvas.saveState()
+    canvas.setFillColor(INK)
+    draw_text(canvas, "One Page War · team tally", *at(left, top), BOLD, 16, where="tally title")
+    n = len(sheets)
+    draw_text(
+        canvas,
+        f"{n} sheets, {n * len(layout.arenas)} arenas in all · {layout.name} layout",
+        *at(left, top + 7),
+        BODY,
+        9,
+        where="tally subtitle",
+    )
+    for k, label in enumerate(("Team 1 (near edge of every sheet)", "Team 2 (far edge)")):
+        x = left + k * (right - left) / 2
+        draw_text(canvas, label, *at(x, top + 17), BODY, 9, where="tally team")
+        canvas.setStrokeColor(SQUARE_LINE)
+        canvas.line(*at(x, top + 24), *at(x + (right - left) / 2 - 10, top + 24))
+
+    columns = (
+        ("Sheet", 18.0),
+        ("Sheet id", 28.0),
+        ("Team 1 player", 44.0),
+        ("Team 2 player", 44.0),
+        ("Arenas won: Team 1", 31.0),
+        ("Arenas won: Team 2", 31.0),
+        ("Sheet won by", 0.0),
+    )
+    widths = [wd for _, wd in columns]
+    widths[-1] = (right - left) - sum(widths[:-1])
+    xs = [left + sum(widths[:i]) for i in range(len(widths) + 1)]
+    row_h = 9.0
+    y0 = top + 32
+    rows = n + 2  # the header, one per sheet, the total
+    canvas.setStrokeColor(SQUARE_LINE)
+    canvas.setLineWidth(SQUARE_WIDTH)
+    for r in range(rows + 1):
+        canvas.line(*at(left, y0 + r * row_h), *at(right, y0 + r * row_h))
+    for x in xs:
+        canvas.line(*at(x, y0), *at(x, y0 + rows * row_h))
+    for (title, _), x, wd in zip(columns, xs[:-1], widths, strict=True):
+        draw_text(
+            canvas,
+            title,
+            *at(x + 1.5, y0 + 6),
+            COND_BOLD,
+            8,
+            where="tally header",
+            max_width=mm(wd - 3),
+            min_size=6,
+        )
+    for k, spec in enumerate(sheets, start=1):
+        y = y0 + (k + 1) * row_h - 3
+        draw_text(canvas, f"{k} of {n}", *at(xs[0] + 1.5, y), BODY, 9, where="tally row")
+        draw_text(canvas, spec.sheet_id, *at(xs[1] + 1.5, y), BODY, 9, where="tally row")
+    draw_text(
+        canvas, "Total", *at(xs[0] + 1.5, y0 + rows * row_h - 3), BOLD, 9, where="tally total"
+    )
+    canvas.setFillColor(SOFT_TEXT)
+    draw_text(
+        canvas,
+        "Sheet won by: the team whose player won more arenas on it (or draw).",
+        *at(left, y0 + rows * row_h + 5),
+        BODY,
+        7.5,
+        where="tally note",
+    )
+
+    canvas.setFillColor(INK)
+    y = y0 + rows * row_h + 14
+    draw_text(canvas, "Who wins", *at(left, y), BOLD, 10, where="tally rules")
+    y += 2
+    for markup in texts.team_result:
+        para = paragraph(f"• {markup}", _style(9, False), "tally rules")
+        _, height = para.wrap(mm(right - left), mm(H))
+        y += to_mm(height) + 1.5
+        para.drawOn(canvas, mm(left), mm(H - y))
+    y += 9
+    draw_text(canvas, "Winning team:", *at(left, y), BOLD, 10, where="tally winner")
+    canvas.setStrokeColor(SQUARE_LINE)
+    canvas.line(*at(left + 30, y + 0.8), *at(left + 130, y + 0.8))
+    if y > H - 15:
+        raise FitError(f"the tally sheet for {n} sheets runs {y - (H - 15):.1f} mm past its foot")
+    canvas.restoreState()
+
+
+MATERIALS = (
+    Material(
+        name="one-page-war",
+        description="One Page War duel sheet (landscape; --copies N for a batch, each its own id)",
+        build=build_duel,
+        accepts=frozenset({"copies", "layout"}),
+    ),
+    Material(
+        name="one-page-war-solo",
+        description="One Page War solo sheet: the far side is the AI's, with its rules",
+        build=build_solo,
+        accepts=frozenset({"copies", "layout"}),
+    ),
+    Material(
+        name="one-page-war-team",
+        description="One Page War team pack: --pairs N duel sheets (2-6) and a team tally sheet",
+        build=build_team,
+        accepts=frozenset({"pairs", "copies", "layout"}),
+    ),
+)
