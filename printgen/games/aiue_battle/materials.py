@@ -1,0 +1,753 @@
+"""aiue battle materials: the two-sided letter board, the 40 fold-to-stand letter cards, and the
+record sheet with its topic card. Every size comes from the layout data (layout.py); every piece
+of text goes through draw_text()/paragraph(), so a missing glyph or text too long for its box
+stops the build."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from reportlab.lib.colors import Color, HexColor, black, white
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Paragraph
+
+from printgen.errors import LayoutError
+from printgen.games.aiue_battle.engine import Alphabet
+from printgen.games.aiue_battle.layout import (
+    BoardSide,
+    CardColour,
+    CardSlot,
+    Layout,
+    Rect,
+    alphabet_side,
+    board_page,
+    card_sheet,
+    cards_page,
+    kana_side,
+    load_layout,
+    record_page,
+    record_sheet,
+    topic_cards,
+)
+from printgen.materials import BuildOptions, Material, Progress
+from printgen.paths import SEEDS_DIR
+from printgen.render.fonts import BODY, BOLD
+from printgen.render.fonts import KANA as KANA_FACE
+from printgen.render.marks import MARK_GREY, cut_line, fold_line, scale_bar
+from printgen.render.pdf import PdfMeta, new_canvas
+from printgen.render.text import Anchor, Box, draw_in_box, draw_text, paragraph
+from printgen.render.units import Paper, mm
+from printgen.rules_text import load_rules
+
+KANA = KANA_FACE.name
+SEED = SEEDS_DIR / "aiue-battle.md"
+TOPICS_SECTION = "Topic ideas"
+
+GRID_GREY = Color(0.55, 0.55, 0.55)
+LIGHT_GREY = Color(0.8, 0.8, 0.8)
+# Where a glyph's visual middle sits above its baseline, as a fraction of the font size: capitals
+# of DejaVu Sans Bold, and kana of IPAex Gothic (drawn in a full em box).
+CAP_MIDDLE = 0.36
+KANA_MIDDLE = 0.37
+# Text a card prints beside its flag, on both halves: the owner and the table both see it.
+FLAG_WORDS = "first letter"
+
+
+def _meta(title: str, paper: Paper) -> PdfMeta:
+    return PdfMeta(title=f"aiue battle: {title}", subject=f"aiue battle {title}, {paper.label}")
+
+
+# --- the letter board ---
+
+
+def build_board(options: BuildOptions, _progress: Progress | None = None) -> bytes:
+    layout = load_layout(options.layout)
+    _check_kana_board(layout)
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, board_page(options.paper), _meta("letter board", options.paper))
+    _draw_alphabet_side(
+        canvas, alphabet_side(layout, options.paper), layout.board.alphabet.letter_size
+    )
+    canvas.showPage()
+    _draw_kana_side(canvas, kana_side(layout, options.paper), layout)
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _check_kana_board(layout: Layout) -> None:
+    # The board must offer exactly the letters the referee accepts as attacks.
+    drawn, declared = sorted(layout.board.kana.letters), sorted(Alphabet.KANA.board)
+    if drawn != declared:
+        missing = sorted(set(declared) - set(drawn))
+        extra = sorted(set(drawn) - set(declared))
+        raise LayoutError(
+            f"layout {layout.name!r}: the kana board's letters differ from the game's "
+            f"(missing {''.join(missing) or 'none'}, extra {''.join(extra) or 'none'})"
+        )
+
+
+def _draw_title(
+    canvas: Canvas, rect: Rect, title: str, hint: str, font: str, where: str, bold: str = BOLD
+) -> None:
+    baseline = mm(rect.y + rect.height / 2 - 1.5)
+    draw_text(
+        canvas,
+        title,
+        mm(rect.x),
+        baseline,
+        bold,
+        15,
+        where=f"{where} title",
+        max_width=mm(rect.width * 0.45),
+        min_size=10,
+    )
+    draw_text(
+        canvas,
+        hint,
+        mm(rect.right),
+        baseline,
+        font,
+        9,
+        where=f"{where} hint",
+        anchor=Anchor.RIGHT,
+        max_width=mm(rect.width * 0.53),
+        min_size=7,
+    )
+
+
+def _cell_frame(canvas: Canvas, rect: Rect, inset: float = 1.0) -> None:
+    canvas.saveState()
+    canvas.setStrokeColor(GRID_GREY)
+    canvas.setLineWidth(0.7)
+    canvas.roundRect(
+        mm(rect.x + inset),
+        mm(rect.y + inset),
+        mm(rect.width - 2 * inset),
+        mm(rect.height - 2 * inset),
+        mm(2.5),
+        stroke=1,
+        fill=0,
+    )
+    canvas.restoreState()
+
+
+def _letter(canvas: Canvas, letter: str, rect: Rect, font: str, size: float, middle: float) -> None:
+    # Room all round the glyph, so a diagonal stroke crosses it from corner to corner of the cell.
+    draw_text(
+        canvas,
+        letter,
+        mm(rect.x + rect.width / 2),
+        mm(rect.y + rect.height / 2) - size * middle,
+        font,
+        size,
+        where=f"board letter {letter!r}",
+        anchor=Anchor.CENTRE,
+        max_width=mm(rect.width - 8),
+        min_size=size * 0.6,
+    )
+
+
+def _struck_example(
+    canvas: Canvas, place: Rect, letter: str, font: str, middle: float, caption: str
+) -> None:
+    """An empty grid place showing a called letter: grey, struck through corner to corner."""
+    side = min(place.width, place.height) * 0.62
+    rect = Rect(place.x + (place.width - side) / 2, place.top - side - 3, side, side)
+    _cell_frame(canvas, rect, inset=0)
+    size = side * 1.6  # points for a letter about half the frame tall
+    canvas.setFillColor(LIGHT_GREY)
+    draw_text(
+        canvas,
+        letter,
+        mm(rect.x + side / 2),
+        mm(rect.y + side / 2) - size * middle,
+        font,
+        size,
+        where="struck example",
+        anchor=Anchor.CENTRE,
+    )
+    canvas.saveState()
+    canvas.setStrokeColor(black)
+    canvas.setLineWidth(2.2)
+    canvas.setLineCap(1)
+    canvas.line(mm(rect.x + 2), mm(rect.y + 2), mm(rect.right - 2), mm(rect.top - 2))
+    canvas.restoreState()
+    canvas.setFillColor(GRID_GREY)
+    draw_text(
+        canvas,
+        caption,
+        mm(place.x + place.width / 2),
+        mm(rect.y - 4),
+        font,
+        7,
+        where="struck example caption",
+        anchor=Anchor.CENTRE,
+        max_width=mm(place.width),
+        min_size=5.5,
+    )
+    canvas.setFillColor(black)
+
+
+def _draw_alphabet_side(canvas: Canvas, side: BoardSide, side_size: float) -> None:
+    _draw_title(
+        canvas,
+        side.title,
+        "aiue battle · alphabet side",
+        "Call a letter, then strike it through with one diagonal line: it cannot be called again.",
+        BODY,
+        "alphabet side",
+    )
+    for cell in side.cells:
+        _cell_frame(canvas, cell.rect)
+        _letter(canvas, cell.letter, cell.rect, BOLD, side_size, CAP_MIDDLE)
+    _struck_example(canvas, side.example, "A", BOLD, CAP_MIDDLE, "called: struck")
+
+
+def _draw_kana_side(canvas: Canvas, side: BoardSide, layout: Layout) -> None:
+    _draw_title(
+        canvas,
+        side.title,
+        "aiue battle · かなの面 (kana side)",
+        "呼んだ文字は斜線で消す · strike each called letter with one diagonal line",
+        KANA,
+        "kana side",
+        bold=KANA,
+    )
+    size = layout.board.kana.letter_size
+    for cell in side.cells:
+        _cell_frame(canvas, cell.rect)
+        _letter(canvas, cell.letter, cell.rect, KANA, size, KANA_MIDDLE)
+    _struck_example(canvas, side.example, "か", KANA, KANA_MIDDLE, "例 example")
+    assert side.key is not None
+    _draw_kana_key(canvas, side.key)
+
+
+KANA_KEY = (
+    "Marked kana (が, ぱ) and small kana (っ, ゃ): call the plain letter. "
+    "が ざ だ ば ゔ → か さ た は う · ぱ → は · ぁ ぃ ぅ ぇ ぉ → あ い う え お · "
+    "っ → つ · ゃ ゅ ょ ゎ → や ゆ よ わ. A call of は turns every は, ば and ぱ card.",
+    "ー, the long vowel mark, is a letter of its own: call it like any other. "
+    "濁音・半濁音・小さい字は元の字で呼ぶ。「ー」は一字として呼ぶ。",
+)
+
+
+def _draw_kana_key(canvas: Canvas, key: Rect) -> None:
+    style = ParagraphStyle("kana-key", fontName=KANA, fontSize=11, leading=15)
+    canvas.saveState()
+    canvas.setStrokeColor(LIGHT_GREY)
+    canvas.line(mm(key.x), mm(key.top - 1.5), mm(key.right), mm(key.top - 1.5))
+    canvas.restoreState()
+    box = Box(mm(key.x + 2), mm(key.y), mm(key.width - 4), mm(key.height - 3))
+    _stack(canvas, [paragraph(text, style, "kana key") for text in KANA_KEY], box, "kana key")
+
+
+# --- the letter cards ---
+
+
+def build_cards(options: BuildOptions, progress: Progress | None = None) -> bytes:
+    layout = load_layout(options.layout)
+    sheet = card_sheet(layout, options.paper)
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, cards_page(options.paper), _meta("letter cards", options.paper))
+    colours = layout.cards.colours
+    for done, colour in enumerate(colours, start=1):
+        _draw_card_header(canvas, sheet.header, colour, layout)
+        for slot in sheet.slots:
+            _draw_back(canvas, slot, colour, layout)
+            _draw_face(canvas, slot, colour, layout)
+        _draw_card_marks(canvas, sheet.slots)
+        _draw_card_footer(canvas, sheet.footer)
+        canvas.showPage()
+        if progress is not None:
+            progress(done, len(colours))
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _draw_card_header(canvas: Canvas, rect: Rect, colour: CardColour, layout: Layout) -> None:
+    spec = layout.cards
+    title = (
+        f"aiue battle · letter cards · {colour.name} ({colour.pattern}) · "
+        f"{spec.per_colour} cards: {spec.per_colour - 1} to play, 1 spare"
+    )
+    draw_text(
+        canvas,
+        title,
+        mm(rect.x),
+        mm(rect.top - 5),
+        BOLD,
+        11,
+        where="card sheet title",
+        max_width=mm(rect.width),
+        min_size=8,
+    )
+    style = ParagraphStyle("card-help", fontName=BODY, fontSize=8.5, leading=11)
+    text = (
+        "Cut along the dashed lines around each card. Fold each card along its middle line, "
+        "print outside, and stand it as a tent: the white face towards you, the coloured back "
+        "towards the others. Write one letter on each face, or a cross on a card your word does "
+        "not need. The card with the flag holds the word's first letter; stand it at your far "
+        "right."
+    )
+    box = Box(mm(rect.x), mm(rect.y + 1.5), mm(rect.width), mm(rect.height - 8))
+    draw_in_box(canvas, paragraph(text, style, "card sheet help"), box, "card sheet help")
+
+
+def _fill(colour: str) -> Color:
+    return HexColor(colour)
+
+
+@contextmanager
+def _clipped(canvas: Canvas, rect: Rect) -> Iterator[None]:
+    canvas.saveState()
+    path = canvas.beginPath()
+    path.rect(mm(rect.x), mm(rect.y), mm(rect.width), mm(rect.height))
+    canvas.clipPath(path, stroke=0, fill=0)
+    try:
+        yield
+    finally:
+        canvas.restoreState()
+
+
+@contextmanager
+def _upside_down(canvas: Canvas, rect: Rect) -> Iterator[None]:
+    """Draw in `rect` turned half round: the back half hangs from the fold with its top at the
+    fold, so on the flat sheet it is printed upside down and reads upright once the card stands."""
+    canvas.saveState()
+    canvas.translate(mm(rect.right), mm(rect.top))
+    canvas.rotate(180)
+    try:
+        yield
+    finally:
+        canvas.restoreState()
+
+
+PATTERN_STEP = 4.0
+
+
+def _pattern(canvas: Canvas, rect: Rect, colour: CardColour) -> None:
+    ink = _fill(colour.ink)
+    with _clipped(canvas, rect):
+        canvas.setStrokeColor(ink)
+        canvas.setFillColor(ink)
+        step = PATTERN_STEP
+        across = int(rect.width // step) + 2
+        down = int(rect.height // step) + 2
+        if colour.pattern == "stripes":
+            canvas.setLineWidth(mm(1.0))
+            for j in range(down):
+                y = rect.y + j * step
+                canvas.line(mm(rect.x), mm(y), mm(rect.right), mm(y))
+        elif colour.pattern == "diagonals":
+            canvas.setLineWidth(mm(1.0))
+            for j in range(-across, down + across):
+                y = rect.y + j * step
+                canvas.line(
+                    mm(rect.x), mm(y), mm(rect.x + rect.height * 2), mm(y + rect.height * 2)
+                )
+        elif colour.pattern == "dots":
+            for i in range(across):
+                for j in range(down):
+                    shift = step / 2 if j % 2 else 0.0
+                    canvas.circle(
+                        mm(rect.x + i * step + shift), mm(rect.y + j * step), mm(0.9), 0, 1
+                    )
+        elif colour.pattern == "checks":
+            for i in range(across):
+                for j in range(down):
+                    if (i + j) % 2 == 0:
+                        canvas.rect(
+                            mm(rect.x + i * step), mm(rect.y + j * step), mm(step), mm(step), 0, 1
+                        )
+        elif colour.pattern == "rings":
+            canvas.setLineWidth(mm(0.5))
+            for i in range(across):
+                for j in range(down):
+                    shift = step / 2 if j % 2 else 0.0
+                    canvas.circle(
+                        mm(rect.x + i * step + shift), mm(rect.y + j * step), mm(1.3), 1, 0
+                    )
+        else:  # layout.py refuses unknown patterns
+            raise LayoutError(f"colour {colour.name}: no pattern {colour.pattern!r}")
+
+
+def _flag(canvas: Canvas, x: float, y: float, size: float) -> None:
+    """A pennant on a pole, its foot at (x, y) mm, `size` mm tall."""
+    canvas.saveState()
+    canvas.setStrokeColor(black)
+    canvas.setFillColor(black)
+    canvas.setLineWidth(mm(0.6))
+    canvas.line(mm(x), mm(y), mm(x), mm(y + size))
+    path = canvas.beginPath()
+    path.moveTo(mm(x), mm(y + size))
+    path.lineTo(mm(x + size * 0.75), mm(y + size * 0.78))
+    path.lineTo(mm(x), mm(y + size * 0.56))
+    path.close()
+    canvas.drawPath(path, stroke=0, fill=1)
+    canvas.restoreState()
+
+
+def _label(
+    canvas: Canvas, x: float, y: float, width: float, height: float, text: str, size: float
+) -> None:
+    """A white label with black text centred, on any fill: readable whatever the colour."""
+    canvas.saveState()
+    canvas.setFillColor(white)
+    canvas.setStrokeColor(black)
+    canvas.setLineWidth(0.5)
+    canvas.roundRect(mm(x), mm(y), mm(width), mm(height), mm(1.2), stroke=1, fill=1)
+    canvas.setFillColor(black)
+    draw_text(
+        canvas,
+        text,
+        mm(x + width / 2),
+        mm(y + height / 2) - size * 0.36,
+        BOLD,
+        size,
+        where=f"card label {text!r}",
+        anchor=Anchor.CENTRE,
+        max_width=mm(width - 2),
+        min_size=6,
+    )
+    canvas.restoreState()
+
+
+def _draw_back(canvas: Canvas, slot: CardSlot, colour: CardColour, layout: Layout) -> None:
+    rect = slot.back
+    canvas.saveState()
+    canvas.setFillColor(_fill(colour.fill))
+    canvas.rect(mm(rect.x), mm(rect.y), mm(rect.width), mm(rect.height), stroke=0, fill=1)
+    canvas.restoreState()
+    _pattern(canvas, rect, colour)
+    with _upside_down(canvas, rect):
+        # Local frame: origin at the back's bottom-left as it stands, the fold at the top.
+        w, h = rect.width, rect.height
+        label_w, label_h = w - 14, 9.0
+        _label(canvas, (w - label_w) / 2, h * 0.32, label_w, label_h, colour.name, 12)
+        if slot.flagged:
+            _flag_label(canvas, (w - label_w) / 2, h * 0.32 + label_h + 3, label_w, layout)
+
+
+def _flag_label(canvas: Canvas, x: float, y: float, width: float, layout: Layout) -> None:
+    size = layout.cards.flag_size
+    height = size + 4
+    canvas.saveState()
+    canvas.setFillColor(white)
+    canvas.setStrokeColor(black)
+    canvas.setLineWidth(0.5)
+    canvas.roundRect(mm(x), mm(y), mm(width), mm(height), mm(1.2), stroke=1, fill=1)
+    canvas.restoreState()
+    _flag(canvas, x + 3, y + 2, size)
+    canvas.setFillColor(black)
+    draw_text(
+        canvas,
+        FLAG_WORDS,
+        mm(x + 3 + size * 0.8 + 1.5),
+        mm(y + height / 2 - 1),
+        BOLD,
+        7.5,
+        where="flag label",
+        max_width=mm(width - size * 0.8 - 6),
+        min_size=6,
+    )
+
+
+def _draw_face(canvas: Canvas, slot: CardSlot, colour: CardColour, layout: Layout) -> None:
+    spec, rect = layout.cards, slot.face
+    canvas.saveState()
+    canvas.setFillColor(_fill(colour.fill))
+    canvas.rect(mm(rect.x), mm(rect.y), mm(rect.width), mm(rect.height), stroke=0, fill=1)
+    canvas.restoreState()
+    # The frame carries the pattern too, so the owner can tell the colour without its hue.
+    _pattern(canvas, Rect(rect.x, rect.y, rect.width, spec.name_band), colour)
+    panel = Rect(
+        rect.x + spec.frame,
+        rect.y + spec.name_band,
+        rect.width - 2 * spec.frame,
+        rect.height - spec.name_band - spec.frame,
+    )
+    canvas.saveState()
+    canvas.setFillColor(white)
+    canvas.rect(mm(panel.x), mm(panel.y), mm(panel.width), mm(panel.height), stroke=0, fill=1)
+    canvas.restoreState()
+    label_w = rect.width * 0.55
+    _label(
+        canvas,
+        rect.x + (rect.width - label_w) / 2,
+        rect.y + 1.2,
+        label_w,
+        spec.name_band - 2.4,
+        colour.name,
+        8,
+    )
+    if slot.flagged:
+        size = spec.flag_size
+        _flag(canvas, panel.right - size * 0.75 - 3, panel.top - size - 2.5, size)
+        canvas.setFillColor(black)
+        draw_text(
+            canvas,
+            FLAG_WORDS,
+            mm(panel.right - 2),
+            mm(panel.top - size - 6.5),
+            BODY,
+            6.5,
+            where="flag words on the face",
+            anchor=Anchor.RIGHT,
+            max_width=mm(panel.width / 2),
+        )
+
+
+def _draw_card_marks(canvas: Canvas, slots: tuple[CardSlot, ...]) -> None:
+    xs = sorted({s.strip.x for s in slots} | {s.strip.right for s in slots})
+    ys = sorted({s.strip.y for s in slots} | {s.strip.top for s in slots})
+    for x in xs:
+        cut_line(canvas, mm(x), mm(ys[0]), mm(x), mm(ys[-1]))
+    for y in ys:
+        cut_line(canvas, mm(xs[0]), mm(y), mm(xs[-1]), mm(y))
+    for slot in slots:
+        fold_line(canvas, mm(slot.strip.x), mm(slot.fold_y), mm(slot.strip.right), mm(slot.fold_y))
+
+
+def _draw_card_footer(canvas: Canvas, rect: Rect) -> None:
+    scale_bar(canvas, mm(rect.x), mm(rect.y + 5.5), 50)
+    legend_x = rect.right - 62
+    y = rect.y + 6.5
+    for draw, words in ((cut_line, "cut"), (fold_line, "fold, print outside")):
+        draw(canvas, mm(legend_x), mm(y), mm(legend_x + 12), mm(y))
+        canvas.setFillColor(MARK_GREY)
+        draw_text(
+            canvas,
+            words,
+            mm(legend_x + 14),
+            mm(y - 1),
+            BODY,
+            7,
+            where="card mark legend",
+            max_width=mm(40),
+        )
+        y -= 4
+
+
+# --- the record sheet and the topic card ---
+
+
+def build_record(options: BuildOptions, _progress: Progress | None = None) -> bytes:
+    layout = load_layout(options.layout)
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, record_page(options.paper), _meta("record sheet", options.paper))
+    _draw_record(canvas, layout, options.paper)
+    canvas.showPage()
+    topics = load_topics()
+    for card in topic_cards(layout, options.paper):
+        _draw_topic_card(canvas, card, topics)
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def load_topics() -> tuple[str, ...]:
+    """The topic ideas, from the rules-text source: one list, for the card and the rules."""
+    section = load_rules(SEED).section(TOPICS_SECTION)
+    return tuple(block.text for block in section.blocks)
+
+
+def _draw_record(canvas: Canvas, layout: Layout, paper: Paper) -> None:
+    sheet = record_sheet(layout, paper)
+    spec = layout.record
+    _draw_title(
+        canvas,
+        sheet.title,
+        "aiue battle · record sheet",
+        "Names across the top once; then one row per round.   Date: ____________",
+        BODY,
+        "record sheet",
+    )
+    table_top = sheet.header.top
+    table_bottom = sheet.rows[-1].y
+    canvas.saveState()
+    canvas.setStrokeColor(black)
+    canvas.setLineWidth(0.9)
+    canvas.rect(
+        mm(sheet.header.x),
+        mm(table_bottom),
+        mm(sheet.header.width),
+        mm(table_top - table_bottom),
+        stroke=1,
+        fill=0,
+    )
+    canvas.setLineWidth(0.5)
+    canvas.setStrokeColor(GRID_GREY)
+    for column in sheet.columns[1:]:
+        canvas.line(mm(column.x), mm(table_bottom), mm(column.x), mm(table_top))
+    for row in sheet.rows:
+        canvas.line(mm(row.x), mm(row.top), mm(row.right), mm(row.top))
+    canvas.restoreState()
+
+    titles = [
+        ("#", ""),
+        ("Topic", ""),
+        *[(f"Player {n}", "name:") for n in range(1, spec.players + 1)],
+        ("Out, in order", "first out first"),
+        ("Winner", ""),
+    ]
+    for column, (title, hint) in zip(sheet.columns, titles, strict=True):
+        draw_text(
+            canvas,
+            title,
+            mm(column.x + 1.5),
+            mm(sheet.header.top - 4.5),
+            BOLD,
+            8.5,
+            where=f"record column {title!r}",
+            max_width=mm(column.width - 3),
+            min_size=6.5,
+        )
+        if hint:
+            canvas.setFillColor(GRID_GREY)
+            draw_text(
+                canvas,
+                hint,
+                mm(column.x + 1.5),
+                mm(sheet.header.y + 2),
+                BODY,
+                6.5,
+                where=f"record column hint {hint!r}",
+                max_width=mm(column.width - 3),
+            )
+            canvas.setFillColor(black)
+    numbers = sheet.columns[0]
+    for number, row in enumerate(sheet.rows, start=1):
+        draw_text(
+            canvas,
+            str(number),
+            mm(numbers.x + numbers.width / 2),
+            mm(row.y + row.height / 2 - 1.2),
+            BODY,
+            9,
+            where="round number",
+            anchor=Anchor.CENTRE,
+            max_width=mm(numbers.width - 1),
+        )
+    canvas.setFillColor(GRID_GREY)
+    draw_text(
+        canvas,
+        "A word is 2 to 7 letters. Out order: write the names as players go out.",
+        mm(sheet.header.x),
+        mm(table_bottom - 4),
+        BODY,
+        7,
+        where="record footnote",
+        max_width=mm(sheet.header.width),
+    )
+    canvas.setFillColor(black)
+
+
+def _draw_topic_card(canvas: Canvas, card: Rect, topics: tuple[str, ...]) -> None:
+    for x1, y1, x2, y2 in (
+        (card.x, card.y, card.right, card.y),
+        (card.x, card.top, card.right, card.top),
+        (card.x, card.y, card.x, card.top),
+        (card.right, card.y, card.right, card.top),
+    ):
+        cut_line(canvas, mm(x1), mm(y1), mm(x2), mm(y2))
+    pad = 7.0
+    draw_text(
+        canvas,
+        "aiue battle · topic ideas",
+        mm(card.x + pad),
+        mm(card.top - pad - 5),
+        BOLD,
+        14,
+        where="topic card title",
+        max_width=mm(card.width - 2 * pad),
+        min_size=10,
+    )
+    intro = ParagraphStyle("topic-intro", fontName=BODY, fontSize=9, leading=11.5)
+    intro_box = Box(mm(card.x + pad), mm(card.top - pad - 20), mm(card.width - 2 * pad), mm(12))
+    draw_in_box(
+        canvas,
+        paragraph(
+            "No topic in mind? Pick one of these, or make up your own. Everyone then hides a "
+            "word of 2 to 7 letters that fits it.",
+            intro,
+            "topic card intro",
+        ),
+        intro_box,
+        "topic card intro",
+    )
+    item = ParagraphStyle(
+        "topic", fontName=BODY, fontSize=10.5, leading=13.5, leftIndent=9, bulletIndent=0
+    )
+    half = -(-len(topics) // 2)
+    column_w = (card.width - 2 * pad - 4) / 2
+    top = card.top - pad - 22
+    glance_h = 38.0
+    for c, chunk in enumerate((topics[:half], topics[half:])):
+        x = card.x + pad + c * (column_w + 4)
+        box = Box(
+            mm(x), mm(card.y + pad + glance_h), mm(column_w), mm(top - card.y - pad - glance_h)
+        )
+        _draw_list(canvas, chunk, item, box)
+    _draw_glance(canvas, Rect(card.x + pad, card.y + pad, card.width - 2 * pad, glance_h - 4))
+
+
+GLANCE = (
+    "<b>Hit</b>: everyone still in with the letter turns every such card; you attack once more "
+    "(two attacks a turn at most). Your own letter counts too.",
+    "<b>Miss</b>, or a second attack: the next player still in attacks.",
+    "<b>Out</b> when all your letters show; the last one in wins. If one attack puts the last "
+    "players out together, its attacker wins.",
+)
+
+
+def _draw_glance(canvas: Canvas, rect: Rect) -> None:
+    canvas.saveState()
+    canvas.setStrokeColor(GRID_GREY)
+    canvas.setLineWidth(0.6)
+    canvas.line(mm(rect.x), mm(rect.top), mm(rect.right), mm(rect.top))
+    canvas.restoreState()
+    style = ParagraphStyle("glance", fontName=BODY, fontSize=8.5, leading=10.5, spaceAfter=2)
+    box = Box(mm(rect.x), mm(rect.y), mm(rect.width), mm(rect.height - 2))
+    _stack(canvas, [paragraph(t, style, "topic card reminder") for t in GLANCE], box, "reminder")
+
+
+def _draw_list(canvas: Canvas, items: tuple[str, ...], style: ParagraphStyle, box: Box) -> None:
+    flowables = []
+    for text in items:
+        flowable = paragraph(text, style, f"topic {text!r}")
+        flowable.bulletText = "•"
+        flowables.append(flowable)
+    _stack(canvas, flowables, box, "topic list")
+
+
+def _stack(canvas: Canvas, flowables: list[Paragraph], box: Box, where: str) -> None:
+    """Flowables one under the other from the top of `box`; FitError when they overflow it."""
+    top = box.y + box.height
+    for flowable in flowables:
+        _, height = flowable.wrapOn(canvas, box.width, box.height)
+        draw_in_box(canvas, flowable, Box(box.x, box.y, box.width, top - box.y), where)
+        top -= height
+
+
+def _material(
+    name: str, description: str, build: Callable[[BuildOptions, Progress | None], bytes]
+) -> Material:
+    return Material(name, description, build, accepts=frozenset({"layout"}))
+
+
+BOARD = _material(
+    "aiue-board", "aiue battle letter board: alphabet side and kana side, 2 pages", build_board
+)
+CARDS = _material(
+    "aiue-cards",
+    "aiue battle letter cards: 40 fold-to-stand tent cards, 8 in each of 5 colours",
+    build_cards,
+)
+RECORD = _material(
+    "aiue-record", "aiue battle record sheet, one row per round, and the topic card", build_record
+)
+MATERIALS = (BOARD, CARDS, RECORD)
