@@ -346,7 +346,7 @@ class WarGame:
     def verify_battle(self) -> None:
         if self.ending is not None:
             raise IllegalBattle(
-                f"the game is over after {self.battles} battles ({self.ending.value})"
+                f"the game is over, after battle {self.battles}: {self.ending.value}"
             )
 
     def can_battle(self) -> bool:
