@@ -289,10 +289,14 @@ class Record:
         seat = self.position.seat_of(self.receiver)
         assert seat is not None
         stack = self.position.sides[seat].tables[move.table - 1]
-        text = f"{move.to_text()}: {self.receiver}'s table {move.table} is {_stack_text(stack)}"
+        owner = f"{self.receiver}'s table {move.table}"
         if self.crushed:
-            text += f", crushing {_stack_text(self.crushed)} (-{len(self.crushed)})"
-        return text
+            crushed = _stack_text(self.crushed)
+            return (
+                f"{move.to_text()}: crushes {owner} ({crushed}, -{len(self.crushed)}); "
+                f"it now holds {_stack_text(stack)}"
+            )
+        return f"{move.to_text()}: {owner} now holds {_stack_text(stack)}"
 
 
 def _stack_text(stack: Stack) -> str:
@@ -332,6 +336,19 @@ class Match:
             to_move=first,
         )
         self.records: list[Record] = []
+
+    @classmethod
+    def from_position(cls, position: Position) -> Match:
+        """A match that goes on from `position` (a puzzle, or a game picked up mid-way)."""
+        names = (position.sides[0].name, position.sides[1].name)
+        match = cls(names, position.to_move, position.dice)
+        if position.pool < 0:
+            raise PackageWarError(f"{position.dice} dice cannot cover the line and the tables")
+        for side in position.sides:
+            for table, stack in enumerate(side.tables, start=1):
+                verify_stack(stack, f"{side.name}, table {table}")
+        match.position = position
+        return match
 
     # Who may move at all: the game is on and it is this player's turn.
     def _verify_turn(self, move: Move, phase: Phase) -> int:
