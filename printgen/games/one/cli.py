@@ -1,0 +1,97 @@
+"""`printgen one ...`: the ONE referee's own commands."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import click
+
+from printgen.errors import PrintgenError
+from printgen.games.one.engine import IllegalMove, Point, verify_capture
+from printgen.games.one.layout import load_layout
+from printgen.games.one.referee import capture_report, read_position
+
+# A coordinate as typed after --path: "2,5", and "-1,5" so an off-board ring is reported as such.
+_COORDINATE = re.compile(r"^-?\d+\s*,\s*-?\d+$")
+
+
+class GreedyPathCommand(click.Command):
+    """Lets `--path 2,5 4,5 4,7` take every coordinate that follows it.
+
+    Click options take a fixed number of values, so the arguments are rewritten to
+    `--path 2,5 --path 4,5 --path 4,7` before click reads them."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        rewritten: list[str] = []
+        in_path = False
+        for arg in args:
+            if arg == "--path":
+                in_path = True
+                continue
+            if in_path and _COORDINATE.match(arg):
+                rewritten += ["--path", arg]
+                continue
+            in_path = False
+            rewritten.append(arg)
+        return super().parse_args(ctx, rewritten)
+
+
+@click.group(name="one")
+def one() -> None:
+    """ONE: check a capture on a typed-in position (score one with `printgen score FILE`)."""
+
+
+@one.command("check-capture", cls=GreedyPathCommand)
+@click.argument("position_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--from", "start", required=True, help="The capturing stone, RING,SPOKE.")
+@click.option(
+    "--path",
+    "path",
+    multiple=True,
+    required=True,
+    help="Each landing in turn, RING,SPOKE RING,SPOKE ...",
+)
+@click.option("--player", help="Whose capture this is; the stone at --from must be theirs.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def check_capture(
+    position_file: Path, start: str, path: tuple[str, ...], player: str | None, as_json: bool
+) -> None:
+    """Check a capture move on POSITION_FILE: print the stones removed and the new position.
+
+    Each jump goes over an adjacent opponent stone, along a ring or a spoke, to the empty
+    intersection directly beyond it; jumps may chain. Exit 0 legal, 1 illegal or bad input.
+
+    \b
+    Example:
+      printgen one check-capture game.toml --from 2,3 --path 2,5 4,5
+    """
+    from printgen.cli import load_document
+
+    try:
+        position = read_position(load_document(position_file), str(position_file), load_layout())
+        origin = Point.from_text(start)
+        landings = [Point.from_text(p) for p in path]
+        capture = verify_capture(position, origin, landings, player)
+    except IllegalMove as error:
+        if as_json:
+            click.echo(json.dumps({"game": "one", "legal": False, "reason": str(error)}, indent=2))
+        click.echo(f"illegal capture: {error}", err=True)
+        sys.exit(1)
+    except PrintgenError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(1)
+    if as_json:
+        click.echo(json.dumps(capture_report(capture), indent=2, ensure_ascii=False))
+        return
+    removed = ", ".join(f"[{p.ring}, {p.spoke}] ({owner})" for p, owner in capture.removed)
+    click.echo(f"legal: {capture.player} captures from [{origin.ring}, {origin.spoke}]")
+    for number, jump in enumerate(capture.jumps, start=1):
+        click.echo(f"  jump {number}: {jump.to_text()}")
+    click.echo(f"removed: {removed}")
+    click.echo(f"{capture.player} has now captured {capture.after.captured[capture.player]}")
+    click.echo("")
+    click.echo("# the new position")
+    click.echo(capture.after.to_toml(), nl=False)

@@ -1,0 +1,141 @@
+"""ONE layouts: the board's spokes and rings, the stones each player has, and the printed
+geometry, read from `layouts/one/NAME.toml`. The engine's board, the printed boards and the
+referee all come from the same file."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from types import MappingProxyType
+from typing import Any
+
+from printgen.errors import LayoutError
+from printgen.games.one.engine import MAX_PLAYERS, MIN_PLAYERS, Board, InvalidPosition
+from printgen.paths import LAYOUTS_DIR
+
+LAYOUT_DIR = LAYOUTS_DIR / "one"
+
+
+@dataclass(frozen=True)
+class Drawing:
+    outer_band: float
+    line_width: float
+    seam_line_width: float
+    dot_radius: float
+    label_size: float
+    label_min_size: float
+    label_along: float
+    label_inward: float
+    spoke_number_size: float
+    title_size: float
+    note_size: float
+
+
+@dataclass(frozen=True)
+class Tiled:
+    overlap: float
+    cut_from_edge: float
+    tick_length: float
+    side_room: float
+    join_clearance: float
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    games: int
+    rows: int
+    row_height: float
+    heading_height: float
+    block_gap: float
+    columns: tuple[tuple[str, float], ...]
+
+
+@dataclass(frozen=True)
+class OneLayout:
+    name: str
+    version: int
+    board: Board
+    inner_gap: float  # ring 1's radius, in ring spacings
+    stones_per_player: Mapping[int, int]
+    drawing: Drawing
+    tiled: Tiled
+    score_sheet: ScoreSheet
+
+    def stones_each(self, players: int) -> int:
+        if players not in self.stones_per_player:
+            raise InvalidPosition(
+                f"ONE is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
+            )
+        return self.stones_per_player[players]
+
+
+def layout_names() -> tuple[str, ...]:
+    return tuple(sorted(p.stem for p in LAYOUT_DIR.glob("*.toml")))
+
+
+@cache
+def load_layout(name: str = "standard") -> OneLayout:
+    path = LAYOUT_DIR / f"{name}.toml"
+    if not path.is_file():
+        raise LayoutError(
+            f"unknown ONE layout {name!r}; known layouts: {', '.join(layout_names())}"
+        )
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise LayoutError(f"{path}: malformed TOML: {error}") from None
+    try:
+        layout = _parse(data)
+    except (KeyError, TypeError, ValueError) as error:
+        raise LayoutError(f"{path}: missing or malformed field {error}") from None
+    _check(layout, str(path))
+    return layout
+
+
+def _parse(data: dict[str, Any]) -> OneLayout:
+    board = data["board"]
+    sheet = data["score_sheet"]
+    return OneLayout(
+        name=str(data["name"]),
+        version=int(data["version"]),
+        board=Board(int(board["spokes"]), int(board["rings"])),
+        inner_gap=float(board["inner_gap"]),
+        stones_per_player=MappingProxyType(
+            {int(k): int(v) for k, v in data["stones_per_player"].items()}
+        ),
+        drawing=Drawing(**{k: float(v) for k, v in data["drawing"].items()}),
+        tiled=Tiled(**{k: float(v) for k, v in data["tiled"].items()}),
+        score_sheet=ScoreSheet(
+            games=int(sheet["games"]),
+            rows=int(sheet["rows"]),
+            row_height=float(sheet["row_height"]),
+            heading_height=float(sheet["heading_height"]),
+            block_gap=float(sheet["block_gap"]),
+            columns=tuple((str(title), float(share)) for title, share in sheet["columns"]),
+        ),
+    )
+
+
+def _check(layout: OneLayout, where: str) -> None:
+    counts = set(layout.stones_per_player)
+    expected = set(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+    if counts != expected:
+        raise LayoutError(
+            f"{where}: stones_per_player must give every player count from {MIN_PLAYERS} to "
+            f"{MAX_PLAYERS}; it gives {sorted(counts)}"
+        )
+    room = len(layout.board.points)
+    for players, each in layout.stones_per_player.items():
+        # A full board would leave no landing for a jump and no place for the last stone.
+        if each < 1 or players * each >= room:
+            raise LayoutError(
+                f"{where}: {players} players x {each} stones does not fit the "
+                f"{room} intersections with room to spare"
+            )
+    if layout.inner_gap < 1:
+        raise LayoutError(f"{where}: inner_gap {layout.inner_gap} leaves no room at the centre")
+    total = sum(share for _, share in layout.score_sheet.columns)
+    if abs(total - 1.0) > 1e-6:
+        raise LayoutError(f"{where}: score sheet column shares add up to {total}, not 1")
