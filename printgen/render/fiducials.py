@@ -2,15 +2,14 @@
 
 ArUco markers come from OpenCV's predefined dictionaries (so a reader using the same dictionary
 finds them), drawn cell by cell as filled squares: sharp at any print resolution. QR codes use
-ReportLab's own QR encoder and widget."""
+ReportLab's own QR encoder (reportlab.graphics.barcode.qrencoder, the one its QR widget uses),
+drawn the same way as the markers."""
 
 from __future__ import annotations
 
 from functools import cache
 
-from reportlab.graphics import renderPDF
-from reportlab.graphics.barcode.qr import QrCodeWidget
-from reportlab.graphics.shapes import Drawing
+from reportlab.graphics.barcode.qrencoder import QRCode, QRErrorCorrectLevel
 from reportlab.lib.colors import black, white
 from reportlab.pdfgen.canvas import Canvas
 
@@ -39,24 +38,42 @@ def draw_aruco(
 ) -> None:
     """Draw a marker `size` points wide with its bottom-left corner at (x, y) in points."""
     cells = aruco_cells(dictionary, marker_id)
+    _fill_runs(canvas, cells, x, y, size / len(cells))
+
+
+@cache
+def qr_modules(text: str, level: str = "L") -> tuple[tuple[bool, ...], ...]:
+    """The QR code's modules for `text`, row by row from the top: True is dark. ReportLab's own
+    encoder picks the smallest version and the densest mode the text allows."""
+    code = QRCode(None, getattr(QRErrorCorrectLevel, level))
+    code.addData(text)
+    code.make()
+    return tuple(tuple(bool(v) for v in row) for row in code.modules)
+
+
+def _fill_runs(
+    canvas: Canvas, cells: tuple[tuple[bool, ...], ...], x: float, y: float, cell: float
+) -> None:
+    """Fill the dark cells of a grid whose top-left cell sits at (x, y + height) in points.
+
+    Runs of dark cells along a row become one rectangle of one path: fewer shapes, and no
+    hairline seams between neighbouring cells."""
+    path = canvas.beginPath()
     n = len(cells)
-    cell = size / n
-    canvas.saveState()
-    canvas.setFillColor(black)
-    canvas.setStrokeColor(black)
-    canvas.setLineWidth(0)
     for r, row in enumerate(cells):
-        top = y + size - (r + 1) * cell
+        bottom = y + (n - r - 1) * cell
         c = 0
-        while c < n:
+        while c < len(row):
             if not row[c]:
                 c += 1
                 continue
             start = c
-            while c < n and row[c]:
+            while c < len(row) and row[c]:
                 c += 1
-            # Runs of black cells as one rectangle: fewer shapes, no hairline seams between cells.
-            canvas.rect(x + start * cell, top, (c - start) * cell, cell, stroke=0, fill=1)
+            path.rect(x + start * cell, bottom, (c - start) * cell, cell)
+    canvas.saveState()
+    canvas.setFillColor(black)
+    canvas.drawPath(path, stroke=0, fill=1)
     canvas.restoreState()
 
 
@@ -69,11 +86,10 @@ def draw_qr(
     The caller keeps the space around the code blank: the quiet zone a reader needs is the
     border plus that space. Level L keeps the modules big for a short text, which matters more
     for a phone photo of a clean print than recovering from damage."""
-    widget = QrCodeWidget(text, barLevel=level, barBorder=border, barWidth=size, barHeight=size)
-    drawing = Drawing(size, size)
-    drawing.add(widget)
+    modules = qr_modules(text, level)
+    cell = size / (len(modules) + 2 * border)
     canvas.saveState()
     canvas.setFillColor(white)
     canvas.rect(x, y, size, size, stroke=0, fill=1)
     canvas.restoreState()
-    renderPDF.draw(drawing, canvas, x, y)
+    _fill_runs(canvas, modules, x + border * cell, y + border * cell, cell)

@@ -218,6 +218,10 @@ def outline(canvas: Canvas, w: float, h: float) -> None:
     canvas.drawPath(path, stroke=1, fill=0)
 
 
+# What differs from one sheet to the next; everything else is the same on every sheet of a mode.
+PER_SHEET = frozenset({Kind.QR, Kind.SHEET_LABEL})
+
+
 class SheetPainter:
     """Draws sheets of one layout on one paper; the text that is the same on every copy is
     fitted once and drawn again on each page."""
@@ -231,13 +235,27 @@ class SheetPainter:
         self.texts = texts
         self._powers: dict[Mode, list[Paragraph]] = {}
         self._ai: list[Paragraph] | None = None
+        self._forms: set[Mode] = set()
 
     def draw(self, spec: SheetSpec) -> None:
+        """One sheet: the part every sheet of this mode shares is drawn once into a PDF form and
+        placed on each page (a batch of 500 stays fast and small); then this sheet's own QR code
+        and id."""
         g = self.geometry
-        for _, frame in g.frames:
-            self._frame(frame)
+        form = f"one-page-war-{spec.mode.value}"
+        if spec.mode not in self._forms:
+            self.canvas.beginForm(form, 0, 0, mm(g.width), mm(g.height))
+            for _, frame in g.frames:
+                self._frame(frame)
+            for element in g.elements:
+                if element.kind not in PER_SHEET:
+                    self._element(element, spec)
+            self.canvas.endForm()
+            self._forms.add(spec.mode)
+        self.canvas.doForm(form)
         for element in g.elements:
-            self._element(element, spec)
+            if element.kind in PER_SHEET:
+                self._element(element, spec)
 
     def _frame(self, frame: Rect) -> None:
         c = self.canvas
@@ -490,13 +508,16 @@ def draw_tally(
     xs = [left + sum(widths[:i]) for i in range(len(widths) + 1)]
     row_h = 9.0
     y0 = top + 32
-    rows = n + 2  # the header, one per sheet, the total
+    rows = n + 3  # the header, one per sheet, the arena totals, the sheets won
+    body_end = y0 + (n + 1) * row_h
     canvas.setStrokeColor(SQUARE_LINE)
     canvas.setLineWidth(SQUARE_WIDTH)
     for r in range(rows + 1):
         canvas.line(*at(left, y0 + r * row_h), *at(right, y0 + r * row_h))
-    for x in xs:
-        canvas.line(*at(x, y0), *at(x, y0 + rows * row_h))
+    for i, x in enumerate(xs):
+        # The two summing rows span the first four columns with their label.
+        end = y0 + rows * row_h if i in (0, 4, 5, 6, 7) else body_end
+        canvas.line(*at(x, y0), *at(x, end))
     for (title, _), x, wd in zip(columns, xs[:-1], widths, strict=True):
         draw_text(
             canvas,
@@ -512,9 +533,8 @@ def draw_tally(
         y = y0 + (k + 1) * row_h - 3
         draw_text(canvas, f"{k} of {n}", *at(xs[0] + 1.5, y), BODY, 9, where="tally row")
         draw_text(canvas, spec.sheet_id, *at(xs[1] + 1.5, y), BODY, 9, where="tally row")
-    draw_text(
-        canvas, "Total", *at(xs[0] + 1.5, y0 + rows * row_h - 3), BOLD, 9, where="tally total"
-    )
+    for r, label in ((n + 2, "Arenas won on all sheets"), (n + 3, "Sheets won (breaks a tie)")):
+        draw_text(canvas, label, *at(xs[0] + 1.5, y0 + r * row_h - 3), BOLD, 9, where="tally total")
     canvas.setFillColor(SOFT_TEXT)
     draw_text(
         canvas,
