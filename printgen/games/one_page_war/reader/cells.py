@@ -1,0 +1,222 @@
+"""Reading each element of a rectified sheet: squares (empty, a number, or a star), tick boxes
+(judged against this sheet's own empty boxes) and S spaces, each with a confidence and its two
+likeliest readings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from printgen.games.one_page_war.geometry import Element, Kind, SheetGeometry
+from printgen.games.one_page_war.reader import digits
+from printgen.games.one_page_war.reader.locate import PX_PER_MM
+
+# How far inside a printed box its interior starts: clear of the printed line and of a small
+# misregistration of the homography.
+SQUARE_INSET_MM = 1.1
+TICK_INSET_MM = 0.9
+ALLIES_INSET_MM = 1.0
+# A glyph this much narrower than the square cannot be half of a two-digit number.
+TWO_DIGIT_MIN_HEIGHT = 0.45
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one element holds: the likeliest reading, the runner-up, and whether it is sure.
+
+    `value` is as the typed-in sheet writes it: "3", "12", "*", "_" for a square; "ticked" or
+    "empty" for a tick box; "S" or "empty" for an S space. "?" is a mark that is none of these."""
+
+    element: Element
+    value: str
+    confidence: float
+    second: str
+    second_confidence: float
+    unsure: bool
+    why: str = ""  # why it is unsure, when it is
+
+    def doubt(self, why: str) -> Reading:
+        reason = f"{self.why}; {why}" if self.why else why
+        return replace(self, unsure=True, why=reason)
+
+
+def even_lighting(rectified: np.ndarray) -> np.ndarray:
+    """Ink map of the rectified sheet: 0 where it is paper, 1 where it is black, whatever the
+    light. The paper's brightness is estimated everywhere as the local maximum over an area
+    larger than any stroke (smoothed), and each pixel is judged against it."""
+    small = cv2.resize(rectified, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    k = max(3, int(round(7 * PX_PER_MM * 0.25)) | 1)
+    paper = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    paper = cv2.GaussianBlur(paper.astype(np.float32), (0, 0), k)
+    paper = cv2.resize(paper, (rectified.shape[1], rectified.shape[0]))
+    ink = 1.0 - rectified.astype(np.float32) / np.maximum(paper, 8.0)
+    return np.clip(ink * 1.1, 0, 1)
+
+
+def _crop(ink: np.ndarray, e: Element, inset: float) -> np.ndarray:
+    x0 = int(round((e.x + inset) * PX_PER_MM))
+    y0 = int(round((e.y + inset) * PX_PER_MM))
+    x1 = int(round((e.x + e.w - inset) * PX_PER_MM))
+    y1 = int(round((e.y + e.h - inset) * PX_PER_MM))
+    patch = ink[y0:y1, x0:x1]
+    # The far player's marks are written upside down: turn them to read them upright.
+    return np.ascontiguousarray(patch[::-1, ::-1]) if e.upside_down else patch
+
+
+def _clusters(marks: digits.Marks) -> list[tuple[int, int]]:
+    """Column spans of ink, parts whose columns overlap (or nearly touch) merged."""
+    spans: list[tuple[int, int]] = []
+    gap = max(1, int(0.04 * marks.ink.shape[1]))
+    for x, _, w, _ in marks.boxes:
+        if spans and x <= spans[-1][1] + gap:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], x + w))
+        else:
+            spans.append((x, x + w))
+    return spans
+
+
+def _only(marks: digits.Marks, span: tuple[int, int]) -> digits.Marks:
+    mask = np.zeros_like(marks.mask)
+    mask[:, span[0] : span[1]] = marks.mask[:, span[0] : span[1]]
+    boxes = tuple(b for b in marks.boxes if span[0] <= b[0] < span[1])
+    return digits.Marks(marks.ink, mask, boxes)
+
+
+def _ranked(candidates: dict[str, float]) -> list[tuple[str, float]]:
+    return sorted(candidates.items(), key=lambda kv: -kv[1])
+
+
+def square_candidates(patch: np.ndarray) -> dict[str, float]:
+    """Probabilities of what a square holds, as typed-in values ("?" for no legal reading)."""
+    marks = digits.significant_ink(patch)
+    row = digits.features(marks)
+    if row is None:
+        return {"_": 1.0}
+    p = digits.classify([row])[0]
+    names = digits.CLASSES
+    candidates: dict[str, float] = {}
+    for i, name in enumerate(names):
+        key = {"empty": "_", "other": "?", "S": "?"}.get(name, name)
+        candidates[key] = candidates.get(key, 0.0) + float(p[i])
+    spans = _clusters(marks)
+    ys = np.nonzero(marks.mask)[0]
+    height = ys.max() - ys.min() + 1
+    if len(spans) == 2:
+        halves = [_only(marks, s) for s in spans]
+        rows = [digits.features(m) for m in halves]
+        tall = all(
+            (int(np.ptp(np.nonzero(m.mask)[0])) + 1) >= TWO_DIGIT_MIN_HEIGHT * height
+            for m in halves
+        )
+        if all(r is not None for r in rows) and tall:
+            pa, pb = digits.classify([r for r in rows if r is not None])
+            # The mass the whole-patch model gave "a mark that is no single glyph" is shared
+            # among the two-digit readings as the halves' model sees them.
+            other = candidates.get("?", 0.0)
+            shared = 0.0
+            for a in range(1, 10):
+                for b in range(10):
+                    q = other * float(pa[a]) * float(pb[b])
+                    if q > 1e-4:
+                        candidates[f"{a}{b}"] = q
+                        shared += q
+            candidates["?"] = other - shared
+    return candidates
+
+
+def read_square(ink: np.ndarray, e: Element, threshold: float) -> Reading:
+    ranked = _ranked(square_candidates(_crop(ink, e, SQUARE_INSET_MM)))
+    (top, p1), (second, p2) = ranked[0], ranked[1] if len(ranked) > 1 else ("?", 0.0)
+    reading = Reading(e, top, p1, second, p2, False)
+    if top == "?":
+        # No digit or star: show the likeliest legal reading, but never as sure.
+        (top, p1) = (second, p2)
+        third = ranked[2] if len(ranked) > 2 else ("?", 0.0)
+        return Reading(e, top, p1, third[0], third[1], True, "a mark that is no digit or star")
+    if p1 < threshold:
+        return reading.doubt(f"only {p1:.0%} sure")
+    return reading
+
+
+def read_allies(ink: np.ndarray, e: Element, threshold: float) -> Reading:
+    marks = digits.significant_ink(_crop(ink, e, ALLIES_INSET_MM))
+    row = digits.features(marks)
+    if row is None:
+        return Reading(e, "empty", 1.0, "S", 0.0, False)
+    p = digits.classify([row])[0]
+    s = float(p[digits.CLASSES.index("S")])
+    empty = float(p[digits.CLASSES.index(digits.EMPTY)])
+    other = 1.0 - s - empty
+    ranked = _ranked({"S": s, "empty": empty, "?": other})
+    (top, p1), (second, p2) = ranked[0], ranked[1]
+    if top == "?":
+        return Reading(e, second, p2, ranked[2][0], ranked[2][1], True, "a mark that is no S")
+    reading = Reading(e, top, p1, second, p2, False)
+    return reading.doubt(f"only {p1:.0%} sure") if p1 < threshold else reading
+
+
+def tick_scores(ink: np.ndarray, boxes: tuple[Element, ...]) -> list[float]:
+    """Share of each tick box's inside covered by written ink."""
+    scores = []
+    for e in boxes:
+        patch = _crop(ink, e, TICK_INSET_MM)
+        marks = digits.significant_ink(patch)
+        scores.append(float(marks.mask.mean()))
+    return scores
+
+
+# A tick box less covered than this is empty whatever its neighbours; one more covered, ticked.
+TICK_EMPTY_MAX = 0.02
+TICK_TICKED_MIN = 0.12
+
+
+def read_ticks(ink: np.ndarray, boxes: tuple[Element, ...]) -> list[Reading]:
+    """Ticked or not, against this sheet's own empty boxes: the boxes fall into two groups with
+    the widest gap in coverage between them, and a box near that gap is unsure."""
+    scores = tick_scores(ink, boxes)
+    order = sorted(scores)
+    cut = TICK_TICKED_MIN
+    # The widest gap between consecutive coverages, among those that could separate empty from
+    # ticked, puts the sheet's own threshold in its middle.
+    best_gap = 0.0
+    for lo, hi in zip(order, order[1:], strict=False):
+        if hi > TICK_EMPTY_MAX and lo < TICK_TICKED_MIN * 2 and hi - lo > best_gap:
+            best_gap, cut = hi - lo, (lo + hi) / 2
+    cut = min(max(cut, TICK_EMPTY_MAX * 1.5), TICK_TICKED_MIN)
+    empties = [s for s in scores if s < cut]
+    noise = float(np.percentile(empties, 90)) if empties else 0.0
+    readings = []
+    for e, s in zip(boxes, scores, strict=True):
+        ticked = s >= cut
+        # Confidence grows with the distance from the threshold, measured in this sheet's noise.
+        margin = abs(s - cut) / max(cut, 1e-3)
+        confidence = float(min(0.999, 0.5 + margin))
+        value, other = ("ticked", "empty") if ticked else ("empty", "ticked")
+        r = Reading(e, value, confidence, other, 1 - confidence, False)
+        clear = s >= TICK_TICKED_MIN if ticked else s < max(TICK_EMPTY_MAX, noise * 1.2)
+        if clear:
+            readings.append(r)
+        else:
+            readings.append(r.doubt(f"{s:.0%} of the box inked, near this sheet's cut {cut:.0%}"))
+    return readings
+
+
+@dataclass(frozen=True)
+class SheetReading:
+    squares: tuple[Reading, ...]
+    ticks: tuple[Reading, ...]
+    allies: tuple[Reading, ...]
+
+    @property
+    def all(self) -> tuple[Reading, ...]:
+        return self.squares + self.ticks + self.allies
+
+
+def read_sheet(ink: np.ndarray, geometry: SheetGeometry) -> SheetReading:
+    threshold = digits.model().threshold
+    squares = tuple(read_square(ink, e, threshold) for e in geometry.select(Kind.SQUARE))
+    ticks = tuple(read_ticks(ink, geometry.select(Kind.TICK)))
+    allies = tuple(read_allies(ink, e, threshold) for e in geometry.select(Kind.ALLIES))
+    return SheetReading(squares, ticks, allies)

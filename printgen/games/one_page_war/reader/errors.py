@@ -1,0 +1,39 @@
+"""What can go wrong before a sheet is read, each saying what was found and what to do."""
+
+from __future__ import annotations
+
+from printgen.errors import InputError
+
+RETAKE = "retake the photo with the whole sheet flat in view, or type the sheet in"
+
+
+class PhotoError(InputError):
+    """The photo cannot be read as a One Page War sheet; nothing is scored or written."""
+
+
+class NotAnImage(PhotoError):
+    """The file is no JPEG or PNG image."""
+
+
+class DamagedImage(PhotoError):
+    """The image file is truncated or corrupt."""
+
+
+class ImageTooLarge(PhotoError):
+    """More pixels than the reader will decode."""
+
+
+class NoSheet(PhotoError):
+    """No marker and no QR code of a sheet in the photo."""
+
+
+class MarkerMissing(PhotoError):
+    """Some of the four corner markers were not found (covered, cut off, in glare)."""
+
+
+class ForeignSheet(PhotoError):
+    """The QR code belongs to another game, or names a layout or version this printgen lacks."""
+
+
+class PoorPhoto(PhotoError):
+    """The photo is too small, blurred, glared or skewed to read every cell safely."""

@@ -1,0 +1,234 @@
+"""Finding the sheet in a photo: the four corner markers, the QR code, and the homography from
+the photo to the sheet's millimetres, with the checks that say whether the photo is good enough.
+
+All positions come from `geometry.py`, the one geometry the sheet was drawn from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from printgen.errors import LayoutError
+from printgen.games.one_page_war.geometry import (
+    ARUCO_DICTIONARY,
+    GAME_NAME,
+    MARKER_IDS,
+    Kind,
+    SheetGeometry,
+    SheetTag,
+    sheet_geometry,
+)
+from printgen.games.one_page_war.layout import layout_names, load_layout
+from printgen.games.one_page_war.reader.errors import (
+    RETAKE,
+    ForeignSheet,
+    MarkerMissing,
+    NoSheet,
+    PoorPhoto,
+)
+from printgen.render.units import Paper
+
+# The rectified sheet's resolution: a 14 mm square becomes 84 pixels.
+PX_PER_MM = 6.0
+# Below this many photo pixels across a square, digits are too small to read safely.
+MIN_SQUARE_PX = 22.0
+# Marker corners further than this from where the sheet puts them: the sheet is not flat.
+WARN_FIT_MM = 0.8
+MAX_FIT_MM = 2.5
+
+CORNER_NAMES = {marker_id: corner for corner, marker_id in MARKER_IDS.items()}
+
+
+@dataclass(frozen=True)
+class Markers:
+    found: dict[int, np.ndarray]  # ArUco id -> its 4 corners in the photo (x, y)
+
+
+@dataclass(frozen=True)
+class Located:
+    """A sheet found in a photo: which sheet, and how photo pixels map to its millimetres."""
+
+    tag: SheetTag
+    geometry: SheetGeometry
+    homography: np.ndarray  # photo pixels -> rectified pixels (PX_PER_MM)
+    fit_error_mm: float  # RMS distance of the marker corners from where the sheet puts them
+    square_px: float  # the smallest square's side in photo pixels
+    advice: tuple[str, ...]  # what to improve, when the photo is readable but not ideal
+
+
+def find_markers(grey: np.ndarray) -> Markers:
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, ARUCO_DICTIONARY))
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    detector = cv2.aruco.ArucoDetector(dictionary, params)
+    corners, ids, _ = detector.detectMarkers(grey)
+    found: dict[int, np.ndarray] = {}
+    if ids is not None:
+        for quad, marker_id in zip(corners, ids.ravel(), strict=True):
+            mid = int(marker_id)
+            if mid not in CORNER_NAMES:
+                continue
+            quad = quad.reshape(4, 2)
+            # Two candidates with one id: keep the larger (the real marker, not a reflection).
+            if mid not in found or cv2.contourArea(quad) > cv2.contourArea(found[mid]):
+                found[mid] = quad
+    return Markers(found)
+
+
+def _marker_points(geometry: SheetGeometry) -> dict[int, np.ndarray]:
+    """Each marker's corners in mm, in ArUco's order: its own top-left, then clockwise."""
+    points = {}
+    for e in geometry.select(Kind.MARKER):
+        points[e.index] = np.array(
+            [(e.x, e.y), (e.x + e.w, e.y), (e.x + e.w, e.y + e.h), (e.x, e.y + e.h)], np.float64
+        )
+    return points
+
+
+def _homography(markers: Markers, geometry: SheetGeometry) -> tuple[np.ndarray, float]:
+    targets = _marker_points(geometry)
+    src = np.vstack([markers.found[i] for i in sorted(markers.found)]).astype(np.float64)
+    dst = np.vstack([targets[i] for i in sorted(markers.found)])
+    h, _ = cv2.findHomography(src, dst * PX_PER_MM, 0)
+    if h is None:
+        raise PoorPhoto(f"the four markers do not form a sheet; {RETAKE}")
+    projected = cv2.perspectiveTransform(src.reshape(-1, 1, 2), h).reshape(-1, 2) / PX_PER_MM
+    error = float(np.sqrt(np.mean(np.sum((projected - dst) ** 2, axis=1))))
+    return h, error
+
+
+def _decode_qr(grey: np.ndarray, h: np.ndarray, geometry: SheetGeometry) -> str | None:
+    """The QR code's text, read from a small rectified crop where the sheet puts it."""
+    qr = geometry.find(Kind.QR)
+    margin = 4.0
+    scale = 8.0
+    x0, y0 = qr.x - margin, qr.y - margin
+    size = int((qr.w + 2 * margin) * scale)
+    to_crop = np.array([[scale, 0, -x0 * scale], [0, scale, -y0 * scale], [0, 0, 1]]) @ (
+        np.diag([1 / PX_PER_MM, 1 / PX_PER_MM, 1]) @ h
+    )
+    crop = cv2.warpPerspective(grey, to_crop, (size, size), flags=cv2.INTER_LINEAR)
+    detector = cv2.QRCodeDetector()
+    for image in (crop, cv2.GaussianBlur(crop, (3, 3), 0)):
+        text, _, _ = detector.detectAndDecode(image)
+        if text:
+            return str(text)
+    return None
+
+
+def _decode_qr_anywhere(grey: np.ndarray) -> str | None:
+    k = min(1.0, 1600 / max(grey.shape))
+    small = cv2.resize(grey, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else grey
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(small)
+    return str(text) if text else None
+
+
+def _tag(text: str, source: str) -> SheetTag:
+    if not text.lower().startswith(f"{GAME_NAME}/"):
+        raise ForeignSheet(
+            f"{source}: the QR code says {text!r}, which is not a One Page War sheet; "
+            "score that game's sheet with its own game, or type this sheet in"
+        )
+    try:
+        tag = SheetTag.from_text(text)
+    except LayoutError as error:
+        raise ForeignSheet(f"{source}: {error}; type the sheet in") from None
+    if tag.layout not in layout_names():
+        raise ForeignSheet(
+            f"{source}: the QR code names layout {tag.layout!r}, which this printgen does not "
+            f"know (known: {', '.join(layout_names())}); update printgen or type the sheet in"
+        )
+    layout = load_layout(tag.layout)
+    if tag.version != layout.version:
+        raise ForeignSheet(
+            f"{source}: the sheet was printed from layout {tag.layout!r} version {tag.version}, "
+            f"but this printgen has version {layout.version}; its squares may stand elsewhere, "
+            "so type the sheet in (or read it with the printgen that printed it)"
+        )
+    return tag
+
+
+def locate(grey: np.ndarray, source: str) -> Located:
+    markers = find_markers(grey)
+    if len(markers.found) < 4:
+        qr_text = _decode_qr_anywhere(grey)
+        if not markers.found and qr_text is None:
+            raise NoSheet(
+                f"{source}: no One Page War sheet found (none of its four corner markers and no "
+                f"QR code); {RETAKE}"
+            )
+        if qr_text is not None:
+            _tag(qr_text, source)  # a foreign QR code is the clearer error
+        seen = ", ".join(CORNER_NAMES[i] for i in sorted(markers.found)) or "none"
+        missing = ", ".join(CORNER_NAMES[i] for i in sorted(set(CORNER_NAMES) - set(markers.found)))
+        raise MarkerMissing(
+            f"{source}: found {len(markers.found)} of the sheet's 4 corner markers (seen: {seen}; "
+            f"missing: {missing}); a marker may be covered, cut off or in glare. Uncover all "
+            f"four corners and {RETAKE}"
+        )
+
+    # The paper size decides where everything is: try each, the QR code says which it is.
+    tries = []
+    for paper in (Paper.A4, Paper.LETTER):
+        geometry = sheet_geometry("standard", paper)
+        h, error = _homography(markers, geometry)
+        tries.append((error, paper, h, geometry))
+    tries.sort(key=lambda t: t[0])
+    text = None
+    for _, _, h, geometry in tries:
+        text = _decode_qr(grey, h, geometry)
+        if text:
+            break
+    if text is None:
+        text = _decode_qr_anywhere(grey)
+    if text is None:
+        raise NoSheet(
+            f"{source}: found the four markers but could not read the sheet's QR code (in the "
+            f"right-hand column); make sure it is in focus and free of glare, and {RETAKE}"
+        )
+    tag = _tag(text, source)
+    geometry = sheet_geometry(tag.layout, tag.paper)
+    h, error = _homography(markers, geometry)
+    if error > MAX_FIT_MM:
+        raise PoorPhoto(
+            f"{source}: the markers sit {error:.1f} mm (RMS) from where a flat sheet puts them; "
+            f"the sheet is bent or folded. Lay it flat and {RETAKE}"
+        )
+    square_px = _smallest_square_px(h, geometry)
+    if square_px < MIN_SQUARE_PX:
+        raise PoorPhoto(
+            f"{source}: the squares are only {square_px:.0f} pixels across in the photo (at least "
+            f"{MIN_SQUARE_PX:.0f} are needed); move closer so the sheet fills the photo, and "
+            f"{RETAKE.split(', or')[0]}"
+        )
+    advice = []
+    if error > WARN_FIT_MM:
+        advice.append(
+            f"the sheet is not quite flat (markers {error:.1f} mm off): flatten it next time"
+        )
+    return Located(tag, geometry, h, error, square_px, tuple(advice))
+
+
+def _smallest_square_px(h: np.ndarray, geometry: SheetGeometry) -> float:
+    inverse = np.linalg.inv(h)
+    sides = []
+    for e in geometry.select(Kind.SQUARE):
+        quad = np.array(
+            [(e.x, e.y), (e.x + e.w, e.y), (e.x + e.w, e.y + e.h), (e.x, e.y + e.h)], np.float64
+        )
+        photo = cv2.perspectiveTransform((quad * PX_PER_MM).reshape(-1, 1, 2), inverse)
+        photo = photo.reshape(4, 2)
+        sides.append(min(np.linalg.norm(photo[i] - photo[(i + 1) % 4]) for i in range(4)))
+    return float(min(sides))
+
+
+def rectify(grey: np.ndarray, located: Located) -> np.ndarray:
+    size = (
+        int(round(located.geometry.width * PX_PER_MM)),
+        int(round(located.geometry.height * PX_PER_MM)),
+    )
+    return cv2.warpPerspective(
+        grey, located.homography, size, flags=cv2.INTER_LINEAR, borderValue=255
+    )

@@ -1,0 +1,261 @@
+"""What the reader tells: the sheet in the referee's typed-in TOML format (unsure cells marked
+in comments), the unsure cells with their two likeliest readings, the score, and a picture."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from printgen.games.one_page_war.geometry import Kind, SheetTag, Side
+from printgen.games.one_page_war.layout import Layout
+from printgen.games.one_page_war.reader.cells import Reading, SheetReading
+from printgen.games.one_page_war.reader.locate import PX_PER_MM
+from printgen.materials import ScoreReport
+
+EXIT_PROVISIONAL = 3
+
+
+def players_for(mode: str) -> tuple[str, str]:
+    # The names on the sheet are not read; a person can rename them in the TOML.
+    return ("You", "AI") if mode == "solo" else ("First", "Second")
+
+
+def side_name(side: Side | None, players: tuple[str, str]) -> str:
+    return players[0] if side is Side.FIRST else players[1]
+
+
+def describe(r: Reading, players: tuple[str, str]) -> str:
+    e = r.element
+    if e.kind is Kind.SQUARE:
+        where = f"{e.arena}, {side_name(e.side, players)}'s square {e.index + 1}"
+    elif e.kind is Kind.TICK:
+        where = f"{e.arena}, {side_name(e.side, players)}'s tick box {e.index + 1}"
+    else:
+        where = f"{e.arena}, S space"
+    return f"{where}: {r.value} ({r.confidence:.0%}) or {r.second} ({r.second_confidence:.0%})" + (
+        f" — {r.why}" if r.why else ""
+    )
+
+
+def _toml_square(value: str) -> str:
+    return value if value.isdigit() else f'"{value}"'
+
+
+def sheet_mapping(
+    reading: SheetReading, layout: Layout, mode: str, tag: SheetTag
+) -> dict[str, Any]:
+    """The typed-in sheet as a mapping the referee accepts."""
+    players = players_for(mode)
+    arenas: dict[str, Any] = {}
+    for a in layout.arenas:
+        table: dict[str, Any] = {}
+        for side, player in zip((Side.FIRST, Side.SECOND), players, strict=True):
+            cells = sorted(
+                (
+                    r
+                    for r in reading.squares
+                    if r.element.arena == a.name and r.element.side is side
+                ),
+                key=lambda r: r.element.index,
+            )
+            table[player] = [int(r.value) if r.value.isdigit() else r.value for r in cells]
+        if any(r.value == "S" for r in reading.allies if r.element.arena == a.name):
+            table["allies"] = True
+        arenas[a.name] = table
+    return {
+        "game": "one-page-war",
+        "layout": layout.name,
+        "mode": "solo" if mode == "solo" else "duel",
+        "players": list(players),
+        "id": tag.sheet_id,
+        "arenas": arenas,
+    }
+
+
+def sheet_toml(reading: SheetReading, layout: Layout, mode: str, tag: SheetTag) -> str:
+    players = players_for(mode)
+    lines = [
+        f"# Read from a photo of sheet {tag.sheet_id} ({tag.paper.value}). Check the lines marked",
+        "# UNSURE, fix them if needed, then score this file with `printgen score`.",
+        "# The players' names are not read from the photo: rename them as you like.",
+        'game = "one-page-war"',
+        f'layout = "{layout.name}"',
+        f'mode = "{"solo" if mode == "solo" else "duel"}"',
+        f'players = ["{players[0]}", "{players[1]}"]',
+        f'id = "{tag.sheet_id}"',
+    ]
+    if mode == "team":
+        lines.insert(3, "# One sheet of a team game: add it to the team file's [[sheets]].")
+    for a in layout.arenas:
+        lines.append("")
+        lines.append(f"[arenas.{a.name}]")
+        for side, player in zip((Side.FIRST, Side.SECOND), players, strict=True):
+            cells = sorted(
+                (
+                    r
+                    for r in reading.squares
+                    if r.element.arena == a.name and r.element.side is side
+                ),
+                key=lambda r: r.element.index,
+            )
+            values = ", ".join(_toml_square(r.value) for r in cells)
+            unsure = [
+                f"square {r.element.index + 1}: {r.value} or {r.second}" for r in cells if r.unsure
+            ]
+            note = f"  # UNSURE {'; '.join(unsure)}" if unsure else ""
+            lines.append(f"{player} = [{values}]{note}")
+        s_reads = [r for r in reading.allies if r.element.arena == a.name]
+        if any(r.value == "S" for r in s_reads):
+            note = "  # UNSURE" if any(r.unsure for r in s_reads) else ""
+            lines.append(f"allies = true{note}")
+        elif any(r.unsure for r in s_reads):
+            lines.append("# allies = true  # UNSURE: is there an S in this arena?")
+        ticks = [r for r in reading.ticks if r.element.arena == a.name]
+        shown = {
+            side: sum(1 for r in ticks if r.element.side is side and r.value == "ticked")
+            for side in (Side.FIRST, Side.SECOND)
+        }
+        note = " UNSURE" if any(r.unsure for r in ticks) else ""
+        lines.append(
+            f"# tick boxes ticked:{note} {players[0]} side {shown[Side.FIRST]}, "
+            f"{players[1]} side {shown[Side.SECOND]} (of {a.ticks})"
+        )
+    return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class PhotoReport:
+    """A photographed sheet, read and scored; provisional while any cell is unsure."""
+
+    source: str
+    tag: SheetTag
+    reading: SheetReading
+    toml: str
+    mapping: dict[str, Any]
+    advice: tuple[str, ...]
+    score: ScoreReport | None
+    score_problem: str | None  # why the read sheet could not be scored, when it could not
+    players: tuple[str, str]
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def unsure(self) -> tuple[Reading, ...]:
+        return tuple(r for r in self.reading.all if r.unsure)
+
+    @property
+    def exit_code(self) -> int:
+        if self.unsure or self.score is None:
+            return EXIT_PROVISIONAL
+        return self.score.exit_code
+
+    def to_text(self) -> str:
+        out = [
+            f"Read {self.source}: sheet {self.tag.sheet_id}, layout {self.tag.layout} "
+            f"v{self.tag.version}, {self.tag.paper.value}"
+        ]
+        out += [f"advice: {a}" for a in self.advice]
+        if self.unsure:
+            out.append(f"{len(self.unsure)} unsure cell(s); the score is PROVISIONAL:")
+            out += [f"  {describe(r, self.players)}" for r in self.unsure]
+        out.append("")
+        out.append(self.toml.rstrip())
+        out.append("")
+        if self.score is not None:
+            out.append(self.score.to_text())
+        else:
+            out.append(f"not scored: {self.score_problem}")
+        if self.unsure:
+            out.append("PROVISIONAL: check the unsure cells above, fix the TOML, and score it.")
+        return "\n".join(out)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": "one-page-war",
+            "sheet_id": self.tag.sheet_id,
+            "layout": self.tag.layout,
+            "version": self.tag.version,
+            "paper": self.tag.paper.value,
+            "provisional": bool(self.unsure) or self.score is None,
+            "sheet": self.mapping,
+            "ticks": [_reading_json(r, self.players) for r in self.reading.ticks],
+            "unsure": [_reading_json(r, self.players) for r in self.unsure],
+            "advice": list(self.advice),
+            "score": self.score.to_json() if self.score is not None else None,
+            "score_problem": self.score_problem,
+        }
+
+    def summary(self) -> str:
+        head = (
+            self.score.summary() if self.score is not None else f"not scored ({self.score_problem})"
+        )
+        if self.unsure:
+            return f"PROVISIONAL ({len(self.unsure)} unsure cells): {head}"
+        return head
+
+
+def _reading_json(r: Reading, players: tuple[str, str]) -> dict[str, Any]:
+    e = r.element
+    return {
+        "kind": e.kind.value,
+        "arena": e.arena,
+        "player": side_name(e.side, players) if e.side is not None else None,
+        "index": e.index,
+        "reading": r.value,
+        "confidence": round(r.confidence, 4),
+        "second": r.second,
+        "second_confidence": round(r.second_confidence, 4),
+        "unsure": r.unsure,
+        "why": r.why,
+    }
+
+
+def annotate(rectified: np.ndarray, reading: SheetReading, path: Path) -> None:
+    """The rectified sheet with each reading beside its cell; unsure cells highlighted. Written
+    atomically, so a failed write leaves nothing behind."""
+    image = cv2.cvtColor(rectified, cv2.COLOR_GRAY2BGR)
+    overlay = image.copy()
+    for r in reading.all:
+        e = r.element
+        p0 = (int(e.x * PX_PER_MM), int(e.y * PX_PER_MM))
+        p1 = (int((e.x + e.w) * PX_PER_MM), int((e.y + e.h) * PX_PER_MM))
+        if r.unsure:
+            cv2.rectangle(overlay, p0, p1, (0, 220, 255), -1)
+    image = cv2.addWeighted(overlay, 0.35, image, 0.65, 0)
+    for r in reading.all:
+        e = r.element
+        p0 = (int(e.x * PX_PER_MM), int(e.y * PX_PER_MM))
+        p1 = (int((e.x + e.w) * PX_PER_MM), int((e.y + e.h) * PX_PER_MM))
+        colour = (0, 0, 230) if r.unsure else (0, 150, 0)
+        cv2.rectangle(image, p0, p1, colour, 2 if r.unsure else 1)
+        label = {"ticked": "v", "empty": "-"}.get(r.value, r.value)
+        if r.unsure:
+            label = f"{label}?{ {'ticked': 'v', 'empty': '-'}.get(r.second, r.second) }"
+        scale = 0.5 if e.kind is Kind.TICK else 0.7
+        cv2.putText(
+            image,
+            label,
+            (p0[0] + 2, p0[1] - 3),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            scale,
+            colour,
+            2,
+            cv2.LINE_AA,
+        )
+    ok, data = cv2.imencode(".png", image)
+    if not ok:
+        raise OSError(f"cannot encode {path}")
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", suffix=".png")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data.tobytes())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

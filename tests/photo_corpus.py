@@ -1,0 +1,360 @@
+"""Synthetic photos of filled-in One Page War sheets, for the reader's tests and benchmark.
+
+A real sheet (built and rendered by printgen) is filled with handwriting-like digits, ticks, S and
+stars by two writers (one per player; the far player's marks upside down), then photographed:
+perspective up to 35 degrees, any rotation (upside down included), a background around the
+sheet, a lighting gradient and a soft shadow, blur, noise, JPEG quality down to 60, and
+sometimes an EXIF orientation instead of turned pixels. Everything is deterministic by seed.
+
+The writers are the held-out ones of training/handwriting.py (seeds and fonts never seen in
+training) unless `held_out=False`.
+
+    python tests/photo_corpus.py OUT_DIR [--count N] [--size 4032x3024]   # writes photos + truth
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import sys
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from printgen.games.one_page_war.geometry import (  # noqa: E402
+    Element,
+    Kind,
+    SheetTag,
+    Side,
+    sheet_geometry,
+)
+from printgen.games.one_page_war.layout import load_layout  # noqa: E402
+from printgen.render.units import Paper  # noqa: E402
+from training import handwriting as hw  # noqa: E402
+
+SHEET_PX_PER_MM = 10.0
+
+
+@dataclass(frozen=True)
+class Blank:
+    image: np.ndarray  # RGB uint8, the upright page
+    tag: SheetTag
+
+
+@cache
+def blank_sheet(paper: Paper = Paper.A4, mode: str = "duel") -> Blank:
+    """The printed sheet, rendered from printgen's own PDF at SHEET_PX_PER_MM."""
+    from printgen.games.one_page_war.geometry import sheet_id
+    from printgen.games.one_page_war.sheets import MATERIALS
+    from printgen.materials import BuildOptions
+    from printgen.render.readback import render_page
+
+    name = {"duel": "one-page-war", "solo": "one-page-war-solo"}[mode]
+    material = next(m for m in MATERIALS if m.name == name)
+    pdf = material.build(BuildOptions(paper=paper), None)
+    image = render_page(pdf, 0, dpi=SHEET_PX_PER_MM * 25.4)
+    tag = SheetTag(
+        "standard", load_layout("standard").version, paper, sheet_id(mode, "standard", paper, 1)
+    )
+    return Blank(image, tag)
+
+
+Key = tuple[str, str | None, str | None, int]  # kind, arena, side, index
+
+
+def key(e: Element) -> Key:
+    return (e.kind.value, e.arena, e.side.value if e.side else None, e.index)
+
+
+@dataclass
+class Filled:
+    truth: dict[Key, str]  # what each square, tick box and S space holds
+    mode: str
+    tag: SheetTag
+
+
+def random_game(rng: np.random.Generator, mode: str, finished: bool = True) -> dict[Key, str]:
+    """A legal finished sheet: dice numbers, power uses ticked on both sides, their effects."""
+    layout = load_layout("standard")
+    geometry = sheet_geometry("standard", Paper.A4)
+    truth: dict[Key, str] = {}
+    uses = {a.name: int(rng.integers(0, a.ticks + 1)) for a in layout.arenas}
+    armored = sum(uses[a.name] for a in layout.arenas if a.power == "Armored support")
+    allies = sum(uses[a.name] for a in layout.arenas if a.power == "Allies")
+    for a in layout.arenas:
+        for side in (Side.FIRST, Side.SECOND):
+            ai = mode == "solo" and side is Side.SECOND
+            boxes = geometry.select(Kind.TICK, a.name, side)
+            ticked = set(rng.choice(len(boxes), uses[a.name], replace=False).tolist())
+            for e in boxes:
+                truth[key(e)] = "ticked" if e.index in ticked else "empty"
+            squares = geometry.select(Kind.SQUARE, a.name, side)
+            for e in squares:
+                if ai:
+                    value = str(rng.integers(2, 8))
+                else:
+                    value = str(rng.integers(1, 7))
+                    if armored and rng.random() < 0.08:
+                        value = str(int(rng.choice([0, 7])))
+                if not finished and rng.random() < 0.3:
+                    value = "_"
+                truth[key(e)] = value
+            if ai and uses[a.name] and rng.random() < 0.8:
+                truth[key(squares[int(rng.integers(0, len(squares)))])] = "*"
+    s_arenas = rng.choice(len(layout.arenas), min(allies, len(layout.arenas)), replace=False)
+    for e in geometry.select(Kind.ALLIES):
+        index = layout.arena_names.index(e.arena or "")
+        truth[key(e)] = "S" if index in s_arenas.tolist() and rng.random() < 0.9 else "empty"
+    return truth
+
+
+def fill_sheet(
+    blank: Blank,
+    truth: dict[Key, str],
+    seed: int,
+    held_out: bool = True,
+) -> np.ndarray:
+    """The blank sheet with each cell's truth written in by two writers."""
+    rng = np.random.default_rng([seed, 17])
+    k = SHEET_PX_PER_MM
+    page = blank.image.astype(np.float32) / 255
+    writers = {
+        Side.FIRST: hw.writer(int(rng.integers(0, 10_000)), held_out),
+        Side.SECOND: hw.writer(int(rng.integers(0, 10_000)), held_out),
+    }
+    colours = {
+        side: np.array([0.15, 0.15, 0.17])
+        if w.pencil
+        else np.array(rng.choice([[0.1, 0.1, 0.12], [0.12, 0.15, 0.5]]))
+        for side, w in writers.items()
+    }
+    geometry = sheet_geometry(blank.tag.layout, blank.tag.paper)
+    for e in geometry.elements:
+        value = truth.get(key(e))
+        if value is None or value in ("_", "empty"):
+            continue
+        side = e.side or (Side.FIRST if rng.random() < 0.5 else Side.SECOND)
+        w = writers[side]
+        bleed = 0.15 if e.kind is Kind.SQUARE else 0.05
+        x0, y0 = int((e.x - e.w * bleed) * k), int((e.y - e.h * bleed) * k)
+        x1, y1 = int((e.x + e.w * (1 + bleed)) * k), int((e.y + e.h * (1 + bleed)) * k)
+        size = (y1 - y0, x1 - x0)
+        inner = (e.w * bleed * k, e.h * bleed * k, (e.w * (1 + bleed)) * k, (e.h * (1 + bleed)) * k)
+        if e.kind is Kind.TICK:
+            ink = np.zeros(size, np.float32)
+            pad = int(e.w * bleed * k)
+            ink[pad : size[0] - pad, pad : size[1] - pad] = hw.draw_tick(
+                (size[0] - 2 * pad, size[1] - 2 * pad), w, rng
+            )
+        else:
+            box = (
+                inner[0] + 0.08 * e.w * k,
+                inner[1] + 0.08 * e.h * k,
+                inner[2] - 0.08 * e.w * k,
+                inner[3] - 0.08 * e.h * k,
+            )
+            glyph = hw.ALLIES if value == "S" else value
+            ink = hw.draw_glyph(glyph, size, w, rng, box)
+        if side is Side.SECOND:
+            ink = ink[::-1, ::-1]
+        region = page[y0:y1, x0:x1]
+        colour = colours[side]
+        region[:] = region * (1 - ink[..., None]) + ink[..., None] * colour * region
+    return (page * 255).clip(0, 255).astype(np.uint8)
+
+
+@dataclass(frozen=True)
+class Shot:
+    """How the photo is taken."""
+
+    size: tuple[int, int] = (4032, 3024)  # width, height
+    tilt_deg: float = 20.0  # camera off straight down
+    rotation_deg: float = 0.0  # the sheet turned on the table; 180 = upside down
+    fill: float = 0.85  # share of the frame the sheet spans
+    blur: float = 0.8  # Gaussian sigma in photo pixels
+    noise: float = 3.0  # grey levels
+    jpeg_quality: int = 85
+    shadow: float = 0.3  # how dark the soft shadow is (0 none)
+    gradient: float = 0.3  # light falling off across the frame
+    exif_orientation: int = 1  # 1 upright pixels; 3, 6 or 8: pixels turned, EXIF says how
+    seed: int = 0
+
+
+def random_shot(rng: np.random.Generator, size: tuple[int, int] = (4032, 3024)) -> Shot:
+    return Shot(
+        size=size if rng.random() < 0.8 else (size[1], size[0]),
+        tilt_deg=float(rng.uniform(0, 35)),
+        rotation_deg=float(rng.choice([0, 90, 180, 270]) + rng.normal(0, 8)),
+        fill=float(rng.uniform(0.75, 0.95)),
+        blur=float(rng.uniform(0.3, 1.6) * max(size) / 4032),
+        noise=float(rng.uniform(1, 5)),
+        jpeg_quality=int(rng.integers(60, 96)),
+        shadow=float(rng.uniform(0, 0.45)),
+        gradient=float(rng.uniform(0, 0.4)),
+        exif_orientation=int(rng.choice([1, 1, 1, 3, 6, 8])),
+        seed=int(rng.integers(0, 2**31)),
+    )
+
+
+def _corners(shot: Shot, sheet_w: float, sheet_h: float) -> np.ndarray:
+    """Where the sheet's corners land in the photo: a pinhole camera looking at the tilted,
+    turned sheet, then scaled to fill the frame."""
+    rng = np.random.default_rng([shot.seed, 1])
+    pts = np.array(
+        [
+            (-sheet_w / 2, -sheet_h / 2),
+            (sheet_w / 2, -sheet_h / 2),
+            (sheet_w / 2, sheet_h / 2),
+            (-sheet_w / 2, sheet_h / 2),
+        ]
+    )
+    a = math.radians(shot.rotation_deg)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    pts = pts @ rot.T
+    t = math.radians(shot.tilt_deg)
+    axis = rng.uniform(0, math.pi)
+    c, s = math.cos(axis), math.sin(axis)
+    # Tilt about an axis in the table's plane at angle `axis`.
+    u = pts @ np.array([c, s])
+    v = pts @ np.array([-s, c])
+    z = v * math.sin(t)
+    v = v * math.cos(t)
+    flat = np.stack([u * c - v * s, u * s + v * c], axis=1)
+    distance = 1.6 * max(sheet_w, sheet_h)
+    proj = flat / (distance + z)[:, None]
+    proj -= proj.mean(axis=0)
+    w, h = shot.size
+    span = proj.max(axis=0) - proj.min(axis=0)
+    k = shot.fill * min(w / span[0], h / span[1])
+    proj = proj * k
+    slack = np.array([w, h]) - (proj.max(axis=0) - proj.min(axis=0))
+    offset = -proj.min(axis=0) + slack * rng.uniform(0.2, 0.8, 2)
+    return (proj + offset).astype(np.float32)
+
+
+def _background(shot: Shot, rng: np.random.Generator) -> np.ndarray:
+    w, h = shot.size
+    base = rng.uniform(40, 160, 3)
+    grain = cv2.resize(rng.normal(0, 1, (max(2, h // 40), max(2, w // 8))), (w, h))
+    bg = base[None, None, :] * (1 + 0.15 * grain[..., None])
+    return bg.astype(np.float32)
+
+
+def photograph(sheet: np.ndarray, shot: Shot) -> np.ndarray:
+    """The photo, RGB uint8 (upright: EXIF orientation is applied when saving)."""
+    rng = np.random.default_rng([shot.seed, 2])
+    w, h = shot.size
+    sh, sw = sheet.shape[:2]
+    src = np.array([(0, 0), (sw, 0), (sw, sh), (0, sh)], np.float32)
+    dst = _corners(shot, sw, sh)
+    m = cv2.getPerspectiveTransform(src, dst)
+    photo = _background(shot, rng)
+    warped = cv2.warpPerspective(sheet, m, (w, h), flags=cv2.INTER_AREA, borderValue=(0, 0, 0))
+    inside = (
+        cv2.warpPerspective(
+            np.full((sh, sw), 255, np.uint8), m, (w, h), flags=cv2.INTER_LINEAR
+        ).astype(np.float32)[..., None]
+        / 255
+    )
+    photo = photo * (1 - inside) + warped.astype(np.float32) * inside
+    # Light: a gradient across the frame, a warm or cool cast, and a soft shadow.
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, 2 * math.pi)
+    ramp = (xx * math.cos(angle) + yy * math.sin(angle)) / max(w, h)
+    ramp = (ramp - ramp.min()) / max(1e-6, ramp.max() - ramp.min())
+    light = 1 - shot.gradient * ramp
+    if shot.shadow > 0:
+        mask = np.zeros((h // 8, w // 8), np.float32)
+        pts = (rng.uniform(0, 1, (5, 2)) * np.array([w // 8, h // 8])).astype(np.int32)
+        cv2.fillPoly(mask, [cv2.convexHull(pts)], 1.0)
+        mask = cv2.GaussianBlur(mask, (0, 0), max(w, h) / 8 / 25)
+        light = light * (1 - shot.shadow * cv2.resize(mask, (w, h)))
+    cast = rng.uniform(0.92, 1.05, 3)
+    photo = photo * light[..., None] * cast[None, None, :]
+    if shot.blur > 0.2:
+        photo = cv2.GaussianBlur(photo, (0, 0), shot.blur)
+    photo += rng.normal(0, shot.noise, photo.shape).astype(np.float32)
+    return photo.clip(0, 255).astype(np.uint8)
+
+
+def save_photo(photo: np.ndarray, path: Path, shot: Shot) -> None:
+    """Save as JPEG (or PNG by suffix); with an EXIF orientation, the pixels are stored turned
+    so that only a reader honouring EXIF sees the sheet upright."""
+    from PIL import Image
+
+    image = Image.fromarray(photo)
+    # EXIF orientation 3: turned 180; 6: the viewer turns 90 clockwise; 8: 90 counter-clockwise.
+    stored = {
+        1: image,
+        3: image.rotate(180),
+        6: image.rotate(90, expand=True),
+        8: image.rotate(-90, expand=True),
+    }[shot.exif_orientation]
+    exif = Image.Exif()
+    exif[0x0112] = shot.exif_orientation
+    buffer = io.BytesIO()
+    if path.suffix.lower() == ".png":
+        stored.save(buffer, "PNG", exif=exif)
+    else:
+        stored.save(buffer, "JPEG", quality=shot.jpeg_quality, exif=exif)
+    path.write_bytes(buffer.getvalue())
+
+
+@dataclass
+class CorpusPhoto:
+    path: Path
+    truth: dict[Key, str]
+    tag: SheetTag
+    mode: str
+    shot: Shot
+    meta: dict[str, object] = field(default_factory=dict)
+
+
+def make_photo(
+    out: Path,
+    seed: int,
+    size: tuple[int, int] = (4032, 3024),
+    mode: str | None = None,
+    paper: Paper | None = None,
+    shot: Shot | None = None,
+    held_out: bool = True,
+    truth: dict[Key, str] | None = None,
+) -> CorpusPhoto:
+    rng = np.random.default_rng([seed, 99])
+    mode = mode or str(rng.choice(["duel", "duel", "solo"]))
+    paper = paper or (Paper.A4 if rng.random() < 0.6 else Paper.LETTER)
+    blank = blank_sheet(paper, mode)
+    truth = truth if truth is not None else random_game(rng, mode)
+    sheet = fill_sheet(blank, truth, seed, held_out)
+    shot = shot or random_shot(rng, size)
+    photo = photograph(sheet, shot)
+    save_photo(photo, out, shot)
+    return CorpusPhoto(out, truth, blank.tag, mode, shot)
+
+
+def main() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Write synthetic photos of filled sheets.")
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--count", type=int, default=10)
+    parser.add_argument("--first-seed", type=int, default=1000)
+    parser.add_argument("--size", default="4032x3024")
+    args = parser.parse_args()
+    width, height = (int(v) for v in args.size.split("x"))
+    args.out.mkdir(parents=True, exist_ok=True)
+    for seed in range(args.first_seed, args.first_seed + args.count):
+        photo = make_photo(args.out / f"sheet-{seed}.jpg", seed, (width, height))
+        truth = {"/".join(str(p) for p in k): v for k, v in photo.truth.items()}
+        (args.out / f"sheet-{seed}.json").write_text(json.dumps(truth, indent=1))
+        print(photo.path, photo.mode, photo.tag.paper.value, photo.shot)
+
+
+if __name__ == "__main__":
+    main()

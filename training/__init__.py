@@ -1,0 +1,1 @@
+"""Training-only code for the photo reader (not installed with printgen)."""

@@ -1,0 +1,229 @@
+"""Train the One Page War mark recogniser and write its weights (numpy .npz, no pickle).
+
+    .venv/bin/pip install -e '.[train]'   # scikit-learn, for training only
+    apt-get install fonts-bwht fonts-dkg-handwriting fonts-breip fonts-femkeklaver \
+        fonts-humor-sans fonts-comic-neue fonts-klee   # optional handwriting fonts
+    .venv/bin/python -m training.train_digits [--samples 3000] [--seed 1]
+
+Writes printgen/games/one_page_war/reader/digits_model.npz and prints the calibration on the
+held-out writers and fonts (never seen in training): accuracy, the chosen confidence threshold,
+and the rate of wrong answers above it. Takes a few minutes on two cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import cv2
+import numpy as np
+
+from printgen.games.one_page_war.reader import digits
+from training import handwriting as hw
+
+LETTERS = "ACEFHKMNPRUVWXYadefhkmnprtuvwxy?#+=&%@"
+
+
+def degrade(ink: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """What a photo does to a patch: resolution loss, blur, noise, bits of the printed box."""
+    h, w = ink.shape
+    if rng.random() < 0.35:  # a remnant of the printed box line along an edge
+        line = np.zeros_like(ink)
+        t = int(rng.integers(1, 3))
+        side = int(rng.integers(0, 4))
+        level = rng.uniform(0.15, 0.5)
+        if side == 0:
+            line[:t, :] = level
+        elif side == 1:
+            line[-t:, :] = level
+        elif side == 2:
+            line[:, :t] = level
+        else:
+            line[:, -t:] = level
+        ink = np.maximum(ink, line)
+    f = rng.uniform(1.0, 2.6)
+    if f > 1.1:
+        small = cv2.resize(
+            ink, (max(8, int(w / f)), max(8, int(h / f))), interpolation=cv2.INTER_AREA
+        )
+        ink = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    sigma = rng.uniform(0, 1.3)
+    if sigma > 0.3:
+        ink = cv2.GaussianBlur(ink, (0, 0), sigma)
+    ink = ink + rng.normal(0, rng.uniform(0, 0.045), ink.shape).astype(np.float32)
+    ink = ink + rng.uniform(-0.04, 0.06)  # imperfect lighting correction
+    return ink.clip(0, 1).astype(np.float32)
+
+
+def make_patch(
+    label: str,
+    writers: list[hw.Writer],
+    rng: np.random.Generator,
+    fonts: tuple[str, ...],
+    sk: tuple[np.ndarray, np.ndarray] | None,
+) -> np.ndarray:
+    side = int(rng.integers(36, 84))
+    size = (side, int(side * rng.uniform(0.9, 1.15)))
+    w = writers[int(rng.integers(0, len(writers)))]
+    if label == digits.EMPTY:
+        ink = np.zeros(size, np.float32)
+        for _ in range(int(rng.integers(0, 4))):  # dust, a pencil touch, an eraser smear
+            y, x = int(rng.integers(0, size[0])), int(rng.integers(0, size[1]))
+            r = int(rng.integers(1, max(2, side // 22)))
+            cv2.circle(ink, (x, y), r, float(rng.uniform(0.2, 0.8)), -1)
+        if rng.random() < 0.3:
+            ink += cv2.GaussianBlur(rng.uniform(0, 0.25, size).astype(np.float32), (0, 0), side / 6)
+        return degrade(ink, rng)
+    if label in hw.DIGITS and sk is not None and rng.random() < 0.15:
+        images, labels = sk
+        picks = np.flatnonzero(labels == int(label))
+        im = images[int(rng.choice(picks))]
+        ink = np.zeros(size, np.float32)
+        k = side * rng.uniform(0.7, 1.0) / 32
+        m = np.array([[k, 0, (size[1] - 32 * k) / 2], [0, k, (size[0] - 32 * k) / 2]], np.float32)
+        ink = cv2.warpAffine(im, m, (size[1], size[0])) * w.darkness
+        return degrade(ink, rng)
+    if label == digits.OTHER:
+        r = rng.random()
+        if r < 0.2 and fonts:  # a letter or sign, not a digit
+            letter_writer = hw.Writer(**{**w.__dict__, "font": str(rng.choice(fonts))})
+            return degrade(
+                hw.draw_glyph(str(rng.choice(list(LETTERS))), size, letter_writer, rng), rng
+            )
+        if r < 0.35:  # two digits read as one mark is no single glyph
+            two = f"{rng.integers(1, 10)}{rng.integers(0, 10)}"
+            return degrade(hw.draw_glyph(two, size, w, rng), rng)
+        return degrade(hw.draw_glyph(hw.OTHER, size, w, rng), rng)
+    return degrade(hw.draw_glyph(label, size, w, rng), rng)
+
+
+COUNTS = {digits.EMPTY: 0.6, "*": 0.8, "S": 0.6, digits.OTHER: 1.4}
+
+
+def dataset(
+    n: int, held_out: bool, seed: int, sk: tuple[np.ndarray, np.ndarray] | None
+) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng([seed, 11 if held_out else 5])
+    writers = [hw.writer(s, held_out) for s in range(150 if held_out else 500)]
+    fonts = tuple(f for f in (hw.HELD_OUT_FONTS if held_out else hw.TRAIN_FONTS) if hw.find_font(f))
+    xs, ys = [], []
+    for index, label in enumerate(digits.CLASSES):
+        for _ in range(int(n * COUNTS.get(label, 1.0))):
+            marks = digits.significant_ink(make_patch(label, writers, rng, fonts, sk))
+            f = digits.features(marks)
+            if f is None:
+                if label != digits.EMPTY:
+                    continue  # too faint to see: the reader calls it empty before the model
+                f = None
+            if f is None:
+                continue
+            xs.append(f)
+            ys.append(index)
+    return np.stack(xs), np.array(ys)
+
+
+def calibrate(p: np.ndarray, y: np.ndarray) -> tuple[float, float, dict[str, float]]:
+    """Temperature by held-out log-loss, then the lowest threshold whose accepted answers on
+    held-out data are wrong at most 1 in 1000 times."""
+    logp = np.log(np.clip(p, 1e-12, 1))
+    best_t, best_nll = 1.0, np.inf
+    for t in np.linspace(0.5, 4.0, 36):
+        a = logp / t
+        a -= a.max(axis=1, keepdims=True)
+        q = np.exp(a)
+        q /= q.sum(axis=1, keepdims=True)
+        nll = -np.mean(np.log(np.clip(q[np.arange(len(y)), y], 1e-12, 1)))
+        if nll < best_nll:
+            best_t, best_nll = float(t), float(nll)
+    a = logp / best_t
+    a -= a.max(axis=1, keepdims=True)
+    q = np.exp(a)
+    q /= q.sum(axis=1, keepdims=True)
+    conf = q.max(axis=1)
+    right = q.argmax(axis=1) == y
+    threshold = 0.99
+    for t in np.linspace(0.5, 0.999, 200):
+        accepted = conf >= t
+        wrong = np.sum(accepted & ~right)
+        if accepted.any() and wrong / accepted.sum() <= 0.001:
+            threshold = float(t)
+            break
+    accepted = conf >= threshold
+    stats = {
+        "accuracy": float(right.mean()),
+        "accepted": float(accepted.mean()),
+        "wrong_above_threshold": float(np.sum(accepted & ~right) / max(1, accepted.sum())),
+        "wrong_above_threshold_count": float(np.sum(accepted & ~right)),
+        "nll": best_nll,
+    }
+    return best_t, threshold, stats
+
+
+def main() -> None:
+    from sklearn.neural_network import MLPClassifier
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=2500, help="training marks per class")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    try:
+        images, labels = hw.sklearn_digits()
+        cut = int(len(labels) * 0.8)  # the last fifth is held out
+        sk_train, sk_held = (images[:cut], labels[:cut]), (images[cut:], labels[cut:])
+    except ImportError:
+        sk_train = sk_held = None
+    start = time.time()
+    x, y = dataset(args.samples, False, args.seed, sk_train)
+    xh, yh = dataset(max(300, args.samples // 5), True, args.seed, sk_held)
+    print(f"data: {len(y)} training marks, {len(yh)} held-out, {time.time() - start:.0f} s")
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0) + 1e-3
+    net = MLPClassifier(
+        hidden_layer_sizes=(192, 96),
+        alpha=3e-4,
+        batch_size=256,
+        learning_rate_init=1e-3,
+        max_iter=60,
+        early_stopping=True,
+        validation_fraction=0.08,
+        n_iter_no_change=6,
+        random_state=args.seed,
+    )
+    net.fit((x - mean) / scale, y)
+    print(f"trained in {time.time() - start:.0f} s, {net.n_iter_} epochs")
+    classes = list(net.classes_)
+    if classes != list(range(len(digits.CLASSES))):
+        raise SystemExit(f"a class had no samples: {classes}")
+    model = digits.Model(
+        mean=mean,
+        scale=scale,
+        weights=tuple(np.asarray(w, np.float32) for w in net.coefs_),
+        biases=tuple(np.asarray(b, np.float32) for b in net.intercepts_),
+        temperature=1.0,
+        threshold=0.9,
+    )
+    p = model.probabilities(xh)
+    temperature, threshold, stats = calibrate(p, yh)
+    model = digits.Model(
+        model.mean, model.scale, model.weights, model.biases, temperature, threshold
+    )
+    digits.save_model(digits.MODEL_PATH, model)
+    size = digits.MODEL_PATH.stat().st_size
+    print(f"training accuracy {np.mean(net.predict((x - mean) / scale) == y):.4f}")
+    print(
+        f"held-out: accuracy {stats['accuracy']:.4f}, temperature {temperature:.2f}, "
+        f"threshold {threshold:.3f}, accepted {stats['accepted']:.4f}, wrong above threshold "
+        f"{stats['wrong_above_threshold']:.4%} ({stats['wrong_above_threshold_count']:.0f})"
+    )
+    q = digits.load_model_file(digits.MODEL_PATH).probabilities(xh)
+    confusion = np.zeros((len(digits.CLASSES),) * 2, np.int64)
+    np.add.at(confusion, (yh, q.argmax(axis=1)), 1)
+    for i, name in enumerate(digits.CLASSES):
+        wrong = {digits.CLASSES[j]: int(c) for j, c in enumerate(confusion[i]) if c and j != i}
+        print(f"  {name:>5}: {confusion[i, i]}/{confusion[i].sum()} {wrong or ''}")
+    print(f"wrote {digits.MODEL_PATH} ({size / 1024:.0f} KiB)")
+
+
+if __name__ == "__main__":
+    main()
