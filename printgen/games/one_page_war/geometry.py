@@ -48,7 +48,7 @@ from functools import cache
 from typing import Any
 
 from printgen.errors import LayoutError
-from printgen.games.one_page_war.layout import Layout, load_layout
+from printgen.games.one_page_war.layout import ArenaSpec, Layout, layout_names, load_layout
 from printgen.render.units import Paper
 
 GAME_NAME = "one-page-war"
@@ -215,6 +215,7 @@ class SheetGeometry:
     height: float
     elements: tuple[Element, ...]
     frames: tuple[tuple[str, Rect], ...]
+    arenas: tuple[ArenaSpec, ...]
 
     def select(
         self, kind: Kind, arena: str | None = None, side: Side | None = None
@@ -245,7 +246,6 @@ class SheetGeometry:
         raise LayoutError(f"the {self.layout_name!r} sheet has no arena {arena!r}")
 
     def to_json(self) -> dict[str, Any]:
-        layout = load_layout(self.layout_name)
         return {
             "game": GAME_NAME,
             "layout": self.layout_name,
@@ -265,7 +265,7 @@ class SheetGeometry:
                     "power": a.power,
                     "frame": _rect_json(self.arena_frame(a.name)),
                 }
-                for a in layout.arenas
+                for a in self.arenas
             ],
             "elements": [e.to_json() for e in self.elements],
         }
@@ -276,8 +276,12 @@ def _rect_json(rect: Rect) -> dict[str, float]:
 
 
 def sheet_geometry(layout: Layout | str, paper: Paper) -> SheetGeometry:
-    name = layout if isinstance(layout, str) else layout.name
-    return _geometry(name, paper)
+    """The sheet's geometry for a layout (by name, or as loaded) on A4 or Letter."""
+    if isinstance(layout, str):
+        return _geometry(layout, paper)
+    if layout.name in layout_names() and layout == load_layout(layout.name):
+        return _geometry(layout.name, paper)
+    return _make(layout, paper)  # a layout built in memory (tests): not cached
 
 
 def layout_json(name: str, paper: Paper) -> dict[str, Any]:
@@ -287,7 +291,10 @@ def layout_json(name: str, paper: Paper) -> dict[str, Any]:
 
 @cache
 def _geometry(name: str, paper: Paper) -> SheetGeometry:
-    layout = load_layout(name)
+    return _make(load_layout(name), paper)
+
+
+def _make(layout: Layout, paper: Paper) -> SheetGeometry:
     if paper not in (Paper.A4, Paper.LETTER):
         raise LayoutError(f"One Page War sheets are printed on A4 or Letter, not {paper.label}")
     p = SheetParams.from_layout(layout)
@@ -414,7 +421,9 @@ def _place(layout: Layout, p: SheetParams, W: float, H: float, paper: Paper) -> 
     powers = Rect(powers_x, powers_top, powers_w, H - corner_zone - powers_top)
     elements.extend(both_sides(Kind.POWERS, None, 0, powers, pcx))
 
-    return SheetGeometry(layout.name, layout.version, paper, W, H, tuple(elements), tuple(frames))
+    return SheetGeometry(
+        layout.name, layout.version, paper, W, H, tuple(elements), tuple(frames), layout.arenas
+    )
 
 
 MODE_LETTERS = {"duel": "D", "solo": "S", "team": "T"}
