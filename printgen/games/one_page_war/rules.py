@@ -259,6 +259,8 @@ def judge(first: Hand, second: Hand) -> Verdict:
 def _tie_reason(both: str, first: Hand, second: Hand) -> str:
     if sorted(first.numbers) == sorted(second.numbers):
         return f"{both}, the same numbers: tied"
+    # Listed in a fixed order, so the reason reads the same whichever side is named first.
+    first, second = sorted((first, second), key=lambda h: (h.combo, h.rest), reverse=True)
     return (
         f"{both}, different numbers with equal sums "
         f"({_sum_text(first.combo + first.rest)} and {_sum_text(second.combo + second.rest)}): "

@@ -14,7 +14,7 @@ The API the referee, the solo AI and the photo reader share:
   impossible (None if it is possible); `SOLO_AI_NUMBERS` is what the solo AI can ever hold.
 - `Sheet` (duel or solo) and `TeamGame` (several duel sheets): frozen, in layout order.
   `Sheet.to_toml()` / `Sheet.to_mapping()` write it back; `Sheet.with_square(...)`,
-  `Sheet.with_ticks(...)` return changed copies (the solo AI uses them).
+  `Sheet.with_ticks(...)`, `Sheet.with_allies(...)` return changed copies (the solo AI uses them).
 - Squares are `int | Mark` (`Mark.EMPTY` "_", `Mark.STAR` "*"), from the rules module.
 
 `ticks` on a sheet count each player's uses of that arena's power. One use ticks a box on both
@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
@@ -148,7 +148,7 @@ class Sheet:
     players: tuple[str, str]
     arenas: tuple[Arena, ...]  # in layout order, left to right as the first player sees them
     layout: Layout
-    source: str = ""
+    source: str = field(default="", compare=False)  # where it was read from
     extras: tuple[tuple[str, Any], ...] = ()
 
     @property
@@ -201,6 +201,12 @@ class Sheet:
         side = sheet.arena(arena).side(player)
         return sheet._with_side(arena, player, replace(side, ticks=ticks))
 
+    def with_allies(self, arena: str) -> Sheet:
+        """The sheet with an Allies "S" written in `arena`."""
+        self.arena(arena)
+        arenas = tuple(replace(a, allies=True) if a.name == arena else a for a in self.arenas)
+        return replace(self, arenas=arenas)
+
     def to_mapping(self) -> dict[str, Any]:
         """The sheet as the TOML/JSON mapping it parses from."""
         data: dict[str, Any] = {"game": GAME_NAME, "layout": self.layout.name}
@@ -237,7 +243,7 @@ class TeamGame:
     teams: tuple[Team, Team]
     sheets: tuple[Sheet, ...]
     layout: Layout
-    source: str = ""
+    source: str = field(default="", compare=False)  # where it was read from
     extras: tuple[tuple[str, Any], ...] = ()
 
     def team_of(self, player: str) -> Team:
