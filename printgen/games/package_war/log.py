@@ -176,5 +176,5 @@ def play_log(log: GameLog) -> GameReport:
         try:
             match.play(Move.from_text(text))
         except PrintgenError as error:
-            raise IllegalLogMove(f"{log.source}, move {number} ({text!r}): {error}") from None
+            raise IllegalLogMove(f"{log.source}, move {number}: {error}") from None
     return GameReport(log, first, tuple(match.records), match)

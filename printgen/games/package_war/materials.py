@@ -1,9 +1,10 @@
 """The score pad and the play mat.
 
 Geometry comes from `layouts/package-war/{pad,mat}.toml`; the reminders printed on both come
-from the rules-text source `seeds/package-war.md` (its `## Reminders` section), so the rules are
-written once. `pad_geometry()` and `mat_geometry()` give every element's box in page millimetres:
-the drawing uses them, and so do the tests that read the PDF back."""
+from the rules-text source `seeds/package-war.md` (its `## Reminder: stacking` and
+`## Reminder: scoring` sections), so the rules are written once. `pad_geometry()` and
+`mat_geometry()` give every element's box in page millimetres: the drawing uses them,
+and so do the tests that read the PDF back."""
 
 from __future__ import annotations
 
@@ -13,10 +14,10 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from html import escape
 from pathlib import Path
 from typing import Any
 
-from markdown_it import MarkdownIt
 from reportlab.lib.colors import Color, black
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
@@ -32,6 +33,7 @@ from printgen.render.marks import scale_bar
 from printgen.render.pdf import PdfMeta, new_canvas
 from printgen.render.text import Anchor, Box, draw_in_box, draw_text, paragraph
 from printgen.render.units import SAFE_MARGIN_MM, PageSize, Paper, mm
+from printgen.rules_text import RulesText, Run, load_rules
 
 LAYOUT_DIR = LAYOUTS_DIR / "package-war"
 RULES_SOURCE = SEEDS_DIR / "package-war.md"
@@ -73,56 +75,54 @@ def _size(layout: Mapping[str, Any], table: str, key: str) -> float:
     return float(value)
 
 
+REMINDER_PREFIX = "Reminder: "
+
+
 @dataclass(frozen=True)
 class Reminders:
-    """The `## Reminders` of the rules source: a titled list of short lines per topic."""
+    """The rules source's `## Reminder: TOPIC` sections: short lines, printed as they stand."""
 
-    topics: tuple[tuple[str, tuple[str, ...]], ...]  # (title, markup lines)
+    topics: tuple[tuple[str, tuple[str, ...]], ...]  # (topic, paragraph markup per bullet)
 
     def topic(self, title: str) -> tuple[str, ...]:
         for name, lines in self.topics:
             if name.lower() == title.lower():
                 return lines
-        known = ", ".join(name for name, _ in self.topics)
-        raise InputError(f"the rules source has no reminder '### {title}' (it has: {known})")
+        known = ", ".join(name for name, _ in self.topics) or "none"
+        raise InputError(
+            f"the rules source has no '## {REMINDER_PREFIX}{title.lower()}' section "
+            f"(its reminders: {known})"
+        )
 
 
 def load_reminders(path: Path = RULES_SOURCE) -> Reminders:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such rules-text source") from None
-    return parse_reminders(text, str(path))
+    return reminders_of(load_rules(path))
 
 
-def parse_reminders(text: str, source: str) -> Reminders:
-    md = MarkdownIt()
-    tokens = md.parse(text)
-    topics: list[tuple[str, list[str]]] = []
-    in_reminders = False
-    for index, token in enumerate(tokens):
-        if token.type == "heading_open":
-            title = tokens[index + 1].content.strip()
-            if token.tag == "h2":
-                in_reminders = title.lower() == "reminders"
-            elif token.tag == "h3" and in_reminders:
-                topics.append((title, []))
-        elif in_reminders and topics and token.type == "inline" and _in_list_item(tokens, index):
-            markup = _keep_together(md.renderInline(token.content).strip())
-            topics[-1][1].append(markup.replace("<strong>", "<b>").replace("</strong>", "</b>"))
+def reminders_of(rules: RulesText) -> Reminders:
+    topics = []
+    for section in rules.sections:
+        if section.title.lower().startswith(REMINDER_PREFIX.lower()):
+            topic = section.title[len(REMINDER_PREFIX) :].strip()
+            topics.append((topic, tuple(_markup(block.runs) for block in section.blocks)))
     if not topics:
-        raise InputError(f"{source}: no '## Reminders' section with '### ' topics and bullets")
-    return Reminders(tuple((title, tuple(lines)) for title, lines in topics))
+        raise InputError(f"{rules.source}: no '## {REMINDER_PREFIX}...' sections to print")
+    return Reminders(tuple(topics))
 
 
-def _keep_together(markup: str) -> str:
+def _markup(runs: tuple[Run, ...]) -> str:
+    """Paragraph markup for styled runs: the text escaped, bold kept, sums kept on one line."""
+    parts = []
+    for run in runs:
+        text = _keep_together(escape(run.text, quote=False))
+        parts.append(f"<b>{text}</b>" if run.bold else text)
+    return "".join(parts)
+
+
+def _keep_together(text: str) -> str:
     """No line break inside a sum or before a lone -1: '1 + 2 + 3 + 4 = 10' stays whole."""
-    markup = re.sub(r" ([+=]) ", "\u00a0\\1\u00a0", markup)
-    return re.sub(r"(?<=\s)-(?=\d)", "\u2212", markup)
-
-
-def _in_list_item(tokens: list[Any], index: int) -> bool:
-    return index >= 2 and tokens[index - 2].type == "list_item_open"
+    text = re.sub(r" ([+=]) ", "\u00a0\\1\u00a0", text)
+    return re.sub(r"(?<=\s)-(?=\d)", "\u2212", text)
 
 
 # -- geometry -----------------------------------------------------------------------------------
@@ -469,6 +469,7 @@ def _reminder(
     style = ParagraphStyle(
         "reminder",
         fontName=BODY,
+        bulletFontName=BODY,  # ReportLab's default bullet font is the unembedded Helvetica
         fontSize=body_size,
         leading=body_size * 1.22,
         leftIndent=mm(2.6),
@@ -523,7 +524,7 @@ def build_mat(options: BuildOptions, progress: Progress | None = None) -> bytes:
     geometry = mat_geometry(options.paper)
     data = load_layout("mat")
     reminders = load_reminders(options.rules or RULES_SOURCE)
-    stacking, scoring = reminders.topic("Stacking"), reminders.topic("Scoring")
+    stacking, scoring = reminders.topic("stacking"), reminders.topic("scoring")
     buffer = io.BytesIO()
     canvas = new_canvas(
         buffer,
@@ -774,7 +775,7 @@ def build_pad(options: BuildOptions, progress: Progress | None = None) -> bytes:
     g = pad_geometry(options.paper)
     data = load_layout("pad")
     grid, rem = data["grid"], data["reminder"]
-    scoring = load_reminders(options.rules or RULES_SOURCE).topic("Scoring")
+    scoring = load_reminders(options.rules or RULES_SOURCE).topic("scoring")
     buffer = io.BytesIO()
     canvas = new_canvas(
         buffer, g.page, PdfMeta("Package War! score pad", f"Score pad, {options.paper.label}")
