@@ -296,6 +296,25 @@ def score(paths: tuple[Path, ...], as_json: bool, partial: bool, annotate: Path 
     sys.exit(worst)
 
 
+@cli.command()
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option(
+    "--lan",
+    is_flag=True,
+    help="Listen on this machine's network address, for phones; the URL then carries a "
+    "random access token, shown as a QR code.",
+)
+def serve(port: int, lan: bool) -> None:
+    """Start a small web app to score sheets from a phone: a photo of a One Page War sheet, any
+    typed-in sheet, and the printable PDFs. Listens on 127.0.0.1 unless --lan."""
+    from printgen.web.serve import serve as start
+
+    try:
+        start(port=port, lan=lan, echo=click.echo)
+    except PrintgenError as error:
+        fail(str(error))
+
+
 def _expand(paths: tuple[Path, ...]) -> Iterator[Path]:
     for path in paths:
         if path.is_dir():
