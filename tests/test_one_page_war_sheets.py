@@ -1,0 +1,369 @@
+"""The printed One Page War sheets, read back from the PDF and from pypdfium2 renders: the
+markers and the QR code a camera needs, every square where the geometry says, the far half
+upside down, the words from the rules-text source, batches, the team pack and bad input."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+from printgen.cli import cli
+from printgen.errors import FitError, InputError, LayoutError
+from printgen.games.one_page_war.geometry import (
+    Kind,
+    Rect,
+    SheetGeometry,
+    SheetTag,
+    Side,
+    sheet_geometry,
+)
+from printgen.games.one_page_war.sheets import _fit, build_duel, build_solo, build_team
+from printgen.games.one_page_war.texts import _texts, sheet_texts
+from printgen.materials import BuildOptions
+from printgen.render import readback
+from printgen.render.units import SAFE_MARGIN_MM, Paper, mm
+
+PAPERS = (Paper.A4, Paper.LETTER)
+BUILDERS: dict[str, Callable[..., bytes]] = {
+    "duel": build_duel,
+    "solo": build_solo,
+    "team": build_team,
+}
+_CACHE: dict[tuple[str, Paper], bytes] = {}
+
+
+def built(mode: str, paper: Paper) -> bytes:
+    if (mode, paper) not in _CACHE:
+        _CACHE[(mode, paper)] = BUILDERS[mode](BuildOptions(paper=paper))
+    return _CACHE[(mode, paper)]
+
+
+def gray(pdf: bytes, page: int, dpi: float) -> np.ndarray:
+    return cv2.cvtColor(readback.render_page(pdf, page, dpi), cv2.COLOR_RGB2GRAY)
+
+
+def px(value_mm: float, dpi: float) -> float:
+    return value_mm * dpi / 25.4
+
+
+CASES = [(mode, paper) for mode in BUILDERS for paper in PAPERS]
+CASE_IDS = [f"{mode}-{paper.value}" for mode, paper in CASES]
+
+
+# --- Reading aids: what the photo reader starts from ----------------------------------------
+
+
+@pytest.mark.parametrize("mode, paper", CASES, ids=CASE_IDS)
+def test_opencv_finds_the_four_markers_where_the_geometry_says(mode: str, paper: Paper) -> None:
+    dpi = 100.0
+    detector = cv2.aruco.ArucoDetector(
+        cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), cv2.aruco.DetectorParameters()
+    )
+    corners, ids, _ = detector.detectMarkers(gray(built(mode, paper), 0, dpi))
+    assert ids is not None and sorted(ids.ravel().tolist()) == [0, 1, 2, 3]
+    geometry = sheet_geometry("standard", paper)
+    for quad, marker_id in zip(corners, ids.ravel(), strict=True):
+        marker = geometry.find(Kind.MARKER, index=int(marker_id))
+        top_left = quad[0].min(axis=0)
+        bottom_right = quad[0].max(axis=0)
+        # Within half a millimetre: pixel centres and anti-aliasing, not a misplaced marker.
+        assert top_left == pytest.approx([px(marker.x, dpi), px(marker.y, dpi)], abs=px(0.5, dpi))
+        assert bottom_right == pytest.approx(
+            [px(marker.x + marker.w, dpi), px(marker.y + marker.h, dpi)], abs=px(0.5, dpi)
+        )
+
+
+@pytest.mark.parametrize("mode, paper", CASES, ids=CASE_IDS)
+def test_the_qr_code_decodes_to_the_layout_and_sheet(mode: str, paper: Paper) -> None:
+    dpi = 110.0
+    image = gray(built(mode, paper), 0, dpi)
+    text, points, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    tag = SheetTag.from_text(text)
+    assert (tag.layout, tag.version, tag.paper, tag.mode) == ("standard", 1, paper, mode)
+    assert tag.sheet_id.endswith("-0001")
+    qr = sheet_geometry("standard", paper).find(Kind.QR)
+    centre = points[0].mean(axis=0)
+    assert centre == pytest.approx([px(qr.centre[0], dpi), px(qr.centre[1], dpi)], abs=px(1, dpi))
+    # The id printed beside the code is the one in it.
+    assert tag.sheet_id in readback.page_text(built(mode, paper))
+
+
+def test_team_pack_sheets_each_carry_their_own_id() -> None:
+    pairs = 3
+    pdf = build_team(BuildOptions(paper=Paper.LETTER, pairs=pairs))
+    assert readback.page_count(pdf) == pairs + 1
+    ids = []
+    for k in range(pairs):
+        text = cv2.QRCodeDetector().detectAndDecode(gray(pdf, k, 110))[0]
+        tag = SheetTag.from_text(text)
+        assert tag.mode == "team"
+        ids.append(tag.sheet_id)
+        page = readback.page_text(pdf, k)
+        assert f"sheet {k + 1} of {pairs}" in page
+        assert tag.sheet_id in page
+    assert len(set(ids)) == pairs
+    tally = readback.page_text(pdf, pairs)
+    assert "team tally" in tally and "Sheets won (breaks a tie)" in tally
+    for k, ident in enumerate(ids, start=1):
+        assert f"{k} of {pairs}" in tally and ident in tally
+    # The tiebreak is the source's own words.
+    for markup in sheet_texts("standard").team_result:
+        assert _words(markup) in _words(tally)
+
+
+# --- Drawn exactly where the geometry (and so the JSON) says --------------------------------
+
+
+def _outlines(image: np.ndarray, dpi: float, size_mm: float) -> list[Rect]:
+    """Boxes (in mm) of the drawn square outlines about `size_mm` on a side."""
+    ink = (image < 200).astype(np.uint8)
+    contours, _ = cv2.findContours(ink, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    found = []
+    for contour in contours:
+        x, y, w, h = cv2.boundingRect(contour)
+        if abs(w - px(size_mm, dpi)) < px(0.8, dpi) and abs(h - px(size_mm, dpi)) < px(0.8, dpi):
+            scale = 25.4 / dpi
+            found.append(Rect(x * scale, y * scale, w * scale, h * scale))
+    return found
+
+
+@pytest.mark.parametrize("paper", PAPERS, ids=lambda p: p.value)
+def test_squares_and_tick_boxes_are_drawn_at_the_json_positions(paper: Paper) -> None:
+    dpi = 150.0
+    pdf = built("duel", paper)
+    image = gray(pdf, 0, dpi)
+    geometry = sheet_geometry("standard", paper)
+    for kind in (Kind.SQUARE, Kind.TICK):
+        elements = geometry.select(kind)
+        drawn = _outlines(image, dpi, elements[0].w)
+        # Each outline gives an outer and an inner contour: both hug the element's box.
+        for element in elements:
+            near = [
+                r
+                for r in drawn
+                if abs(r.centre[0] - element.centre[0]) < 0.3
+                and abs(r.centre[1] - element.centre[1]) < 0.3
+            ]
+            assert near, f"nothing drawn at {element}"
+        # And nothing of that size is drawn where the geometry has no element (the QR code's
+        # and the markers' own squares aside).
+        aids = [e.rect for e in geometry.elements if e.kind in (Kind.QR, Kind.MARKER)]
+        for r in drawn:
+            if any(r.overlaps(aid) for aid in aids):
+                continue
+            assert any(
+                abs(r.centre[0] - e.centre[0]) < 0.3 and abs(r.centre[1] - e.centre[1]) < 0.3
+                for e in elements
+            ), f"an outline at {r} that the geometry does not have"
+
+
+def test_square_edges_read_back_from_the_pdf_line_work() -> None:
+    # The squares are stroked as straight lines, inside the sheet's shared PDF form: read the
+    # form's own content stream the way readback.segments reads a page's.
+    pdf = built("duel", Paper.A4)
+    reader = PdfReader(io.BytesIO(pdf))
+    forms = reader.pages[0]["/Resources"]["/XObject"]
+    (form,) = (f.get_object() for f in forms.values())
+    points: list[tuple[float, float]] = []
+    ctm_stack: list[tuple[float, ...]] = []
+    ctm: tuple[float, ...] = (1, 0, 0, 1, 0, 0)
+    for operands, op in ContentStream(form, reader).operations:
+        if op == b"q":
+            ctm_stack.append(ctm)
+        elif op == b"Q":
+            ctm = ctm_stack.pop()
+        elif op == b"cm":
+            a, b, c, d, e, f = (float(v) for v in operands)
+            m = ctm
+            ctm = (
+                a * m[0] + b * m[2],
+                a * m[1] + b * m[3],
+                c * m[0] + d * m[2],
+                c * m[1] + d * m[3],
+                e * m[0] + f * m[2] + m[4],
+                e * m[1] + f * m[3] + m[5],
+            )
+        elif op in (b"m", b"l"):
+            x, y = float(operands[0]), float(operands[1])
+            points.append((ctm[0] * x + ctm[2] * y + ctm[4], ctm[1] * x + ctm[3] * y + ctm[5]))
+    geometry = sheet_geometry("standard", Paper.A4)
+    corners = {(round(x / mm(1), 2), round(geometry.height - y / mm(1), 2)) for x, y in points}
+    for element in geometry.select(Kind.SQUARE) + geometry.select(Kind.TICK):
+        for cx in (element.x, element.x + element.w):
+            for cy in (element.y, element.y + element.h):
+                assert (round(cx, 2), round(cy, 2)) in corners, (element, cx, cy)
+
+
+@pytest.mark.parametrize("mode, paper", CASES, ids=CASE_IDS)
+def test_nothing_printed_within_6_mm_of_the_edges(mode: str, paper: Paper) -> None:
+    dpi = 60.0
+    pdf = built(mode, paper)
+    width, height = readback.page_size_mm(pdf)
+    assert (width, height) == pytest.approx((paper.size.height_mm, paper.size.width_mm), abs=0.01)
+    edge = int(px(SAFE_MARGIN_MM, dpi)) - 1
+    for page in range(readback.page_count(pdf)):
+        image = gray(pdf, page, dpi)
+        border = np.concatenate(
+            [
+                image[:edge].ravel(),
+                image[-edge:].ravel(),
+                image[:, :edge].ravel(),
+                image[:, -edge:].ravel(),
+            ]
+        )
+        assert border.min() > 245, f"ink within 6 mm of the edge on page {page + 1}"
+
+
+# --- Text: both halves, the far one upside down, words from the source ----------------------
+
+
+def _words(text: str) -> str:
+    return re.sub(r"<[^>]+>", "", re.sub(r"\s+", " ", text)).replace("&amp;", "&").strip()
+
+
+def _inside(run: readback.TextRun, rect: Rect, height: float) -> bool:
+    y = height - run.y_mm  # the run's baseline origin, in the geometry's top-down mm
+    return rect.x - 0.5 <= run.x_mm <= rect.right + 0.5 and rect.y - 0.5 <= y <= rect.bottom + 0.5
+
+
+@pytest.mark.parametrize("paper", PAPERS, ids=lambda p: p.value)
+def test_both_halves_carry_the_arena_names_and_the_far_half_is_upside_down(paper: Paper) -> None:
+    pdf = built("duel", paper)
+    geometry = sheet_geometry("standard", paper)
+    runs = readback.text_runs(pdf)
+    middle = geometry.height / 2
+    for arena in geometry.arenas:
+        named = [r for r in runs if r.text.strip() == arena.name.upper()]
+        near = [r for r in named if r.y_mm < middle]
+        far = [r for r in named if r.y_mm > middle]
+        assert len(near) == 1 and len(far) == 1
+        assert not near[0].upside_down and far[0].upside_down
+        assert _inside(
+            far[0], geometry.find(Kind.LABEL, arena.name, Side.SECOND).rect, geometry.height
+        )
+    # Every piece of text on the far half faces the far player, every one on the near half
+    # the near player.
+    for run in runs:
+        assert run.upside_down == (run.y_mm > middle), run
+
+
+def test_solo_sheet_labels_the_ai_and_reminds_its_rules_facing_the_human() -> None:
+    pdf = built("solo", Paper.A4)
+    geometry = sheet_geometry("standard", Paper.A4)
+    runs = readback.text_runs(pdf)
+    ai_box = geometry.find(Kind.POWERS, side=Side.SECOND).rect
+    middle = geometry.height / 2
+    for run in runs:
+        if _inside(run, ai_box, geometry.height):
+            assert not run.upside_down, run  # the human reads the AI's rules
+        else:
+            assert run.upside_down == (run.y_mm > middle), run
+    text = _words(readback.page_text(pdf))
+    assert "AI (you play its turns)" in text
+    for markup in sheet_texts("standard").ai_turn:
+        assert _words(markup) in text
+
+
+@pytest.mark.parametrize("mode", ["duel", "team"])
+def test_powers_explained_in_full_from_the_rules_source(mode: str) -> None:
+    text = _words(readback.page_text(built(mode, Paper.LETTER)))
+    texts = sheet_texts("standard")
+    for power in texts.powers:
+        # Twice: once for each player's reading direction.
+        assert text.count(_words(power.explanation)) == 2, power.name
+        assert text.count(power.reminder) == 2
+    for markup in texts.using_powers:
+        assert text.count(_words(markup)) == 2
+
+
+def test_every_power_needs_its_text_in_the_source(tmp_path: Path) -> None:
+    source = Path("seeds/one-page-war.md").read_text(encoding="utf-8")
+    broken = tmp_path / "one-page-war.md"
+    broken.write_text(source.replace("- **Air raid:** one number becomes the die\n", ""))
+    with pytest.raises(
+        LayoutError, match="'Power reminders' has no bullet for the power 'Air raid'"
+    ):
+        _texts("standard", broken)
+
+
+def test_text_too_long_for_the_powers_column_is_a_fit_error() -> None:
+    with pytest.raises(FitError, match="shorten it"):
+        _fit([("word " * 2000, False)], mm(60), mm(60), "the powers column")
+
+
+# --- Batches, reproducibility, bad input ----------------------------------------------------
+
+
+def test_copies_each_with_its_own_id_and_progress() -> None:
+    seen: list[tuple[int, int]] = []
+    pdf = build_duel(BuildOptions(copies=3), lambda done, total: seen.append((done, total)))
+    assert seen == [(1, 3), (2, 3), (3, 3)]
+    assert readback.page_count(pdf) == 3
+    ids = [
+        SheetTag.from_text(cv2.QRCodeDetector().detectAndDecode(gray(pdf, k, 110))[0]).sheet_id
+        for k in range(3)
+    ]
+    assert [i[-4:] for i in ids] == ["0001", "0002", "0003"]
+    assert len(set(ids)) == 3
+    # The shared part of the sheet is drawn once and placed on every page.
+    assert pdf.count(b"/Subtype /Form") == 1
+
+
+def test_same_inputs_same_bytes() -> None:
+    options = BuildOptions(paper=Paper.LETTER, copies=2)
+    assert build_solo(options) == build_solo(options)
+
+
+@pytest.mark.parametrize(
+    "builder, options, error, message",
+    [
+        (build_duel, BuildOptions(copies=0), InputError, "--copies must be a whole number from 1"),
+        (build_solo, BuildOptions(copies=-3), InputError, "not -3"),
+        (build_team, BuildOptions(pairs=1), InputError, "--pairs must be from 2 to 6, not 1"),
+        (build_team, BuildOptions(pairs=7), InputError, "not 7"),
+        (build_duel, BuildOptions(layout="huge"), LayoutError, "unknown One Page War layout"),
+    ],
+)
+def test_bad_input_is_a_clear_error(builder, options, error, message) -> None:
+    with pytest.raises(error, match=re.escape(message)):
+        builder(options)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["one-page-war", "--copies", "0"], "--copies must be a whole number from 1"),
+        (["one-page-war-team", "--pairs", "1"], "--pairs must be from 2 to 6, not 1"),
+        (["one-page-war", "--layout", "huge"], "unknown One Page War layout 'huge'"),
+        (["one-page-war-solo", "--pairs", "3"], "does not take --pairs"),
+    ],
+)
+def test_cli_bad_input(runner, tmp_path: Path, args: list[str], message: str) -> None:
+    result = runner.invoke(cli, ["build", *args, "--out", str(tmp_path)])
+    assert result.exit_code == 1
+    assert message in result.output
+    assert not list(tmp_path.iterdir())
+
+
+def test_cli_builds_a_batch(runner, tmp_path: Path) -> None:
+    result = runner.invoke(
+        cli, ["build", "one-page-war", "--copies", "2", "--paper", "letter", "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    pdf = (tmp_path / "one-page-war-letter.pdf").read_bytes()
+    assert readback.page_count(pdf) == 2
+    assert all(readback.embedded_fonts(pdf).values())
+
+
+def test_geometry_object_is_shared(geometry_pair=("standard", Paper.A4)) -> None:
+    # Drawing and the JSON use the same cached object: one source, not two computations.
+    first: SheetGeometry = sheet_geometry(*geometry_pair)
+    assert sheet_geometry(*geometry_pair) is first
