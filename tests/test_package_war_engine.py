@@ -378,3 +378,6 @@ def test_from_position_refuses_impossible_positions() -> None:
     crowded = replace(position, sides=(Side("Ann", 5, full), Side("Ben", 5, full)), dice=16)
     with pytest.raises(PackageWarError, match="cannot cover"):
         Match.from_position(crowded)
+    with pytest.raises(PackageWarError, match="needs packages in the line"):
+        Match.from_position(replace(position, sides=(Side("Ann", 5), Side("Ben", 5)),
+                                    phase=Phase.DISTRIBUTION))  # fmt: skip

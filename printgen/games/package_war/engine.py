@@ -347,6 +347,10 @@ class Match:
         for side in position.sides:
             for table, stack in enumerate(side.tables, start=1):
                 verify_stack(stack, f"{side.name}, table {table}")
+        if position.phase is Phase.DISTRIBUTION and not position.line:
+            raise PackageWarError("a distribution phase needs packages in the line")
+        if position.phase is Phase.PACKAGING and position.pool == 0 and not position.line:
+            raise PackageWarError("every die is on the tables: nobody can roll, the game is over")
         match.position = position
         return match
 
