@@ -203,6 +203,7 @@ def _summarise(kind: GameKind, seed: int, chunks: list[Chunk]) -> Simulation:
 PLOT_SIZE = (1000, 560)  # width, height
 PLOT_MARGIN = {"left": 90, "right": 30, "top": 60, "bottom": 80}
 MAX_BARS = 60
+MAX_LABELS = 12
 INK = (40, 40, 40)
 BAR = (170, 110, 40)  # BGR: a blue
 CAP_BAR = (60, 60, 200)  # BGR: a red, for the games stopped by the cap
@@ -262,7 +263,8 @@ def draw_plot(simulation: Simulation) -> np.ndarray:
             image, (round(x0 + 1), round(y)), (round(x0 + bar_width - 1), bottom), colour, -1
         )
     bin_width = int(edges[1] - edges[0])
-    label_every = max(1, math.ceil(len(counts) / 10))
+    # Round steps between labels, so a Full game's labels land on 0, 50, ... and the cap.
+    label_every = next(step for step in _round_widths() if len(counts) / step <= MAX_LABELS)
     for i in range(0, len(counts), label_every):
         # A bar of one length is labelled in its middle; a wider bar at its left edge.
         x = left + (i + (0.5 if bin_width == 1 else 0)) * bar_width
@@ -284,11 +286,13 @@ def draw_plot(simulation: Simulation) -> np.ndarray:
 
 
 def _nice_ceiling(value: int) -> int:
-    """The smallest 1, 2 or 5 times a power of ten that is at least `value`, for the y axis."""
+    """The top of the y axis: the least round number (1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a
+    power of ten) at or above `value`, so the tallest bar fills most of the height."""
     power = 10 ** max(0, len(str(max(value, 1))) - 1)
-    for factor in (1, 2, 5, 10):
-        if factor * power >= value:
-            return factor * power
+    for factor in (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8):
+        top = factor * power
+        if top >= value and top == int(top):
+            return int(top)
     return 10 * power
 
 
