@@ -7,7 +7,6 @@ work: each job plays whole runs of consecutive seeds and the runs are put back i
 
 from __future__ import annotations
 
-import math
 import multiprocessing
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
