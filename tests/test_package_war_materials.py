@@ -225,3 +225,21 @@ def test_build_command_writes_both_papers(runner: CliRunner, tmp_path: Path) -> 
         "package-war-pad-letter.pdf",
     ]
     assert (tmp_path / "package-war-mat-a4.pdf").read_bytes() == built("mat", Paper.A4)
+
+
+def test_rules_source_states_the_engine_numbers() -> None:
+    from printgen.games.package_war.engine import (
+        LINE_LENGTH,
+        MIN_DICE,
+        RECOMMENDED_DICE,
+        WIN_SCORE,
+    )
+    from printgen.rules_text import load_rules
+
+    rules = load_rules(RULES_SOURCE)
+    assert rules.title == "Package War!"
+    text = " ".join(block.text for section in rules.sections for block in section.blocks)
+    assert f"write {START_SCORE} points" in text
+    assert f"Reach {WIN_SCORE} points" in text
+    assert f"holds {['zero', 'one', 'two', 'three', 'four', 'five'][LINE_LENGTH]} packages" in text
+    assert f"{MIN_DICE} to {RECOMMENDED_DICE} six-sided dice" in rules.equipment

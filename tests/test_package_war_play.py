@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from pathlib import Path
 
@@ -191,3 +192,25 @@ def test_log_doc_error_example_matches_output(tmp_path: Path) -> None:
     with pytest.raises(IllegalLogMove) as caught:
         play_log(parse_log(log(moves), "game.toml"))
     assert f"error: {caught.value}" in doc
+
+
+def test_every_ruling_names_a_real_test() -> None:
+    root = Path(__file__).resolve().parent
+    rulings = (root.parent / "docs" / "rulings.md").read_text(encoding="utf-8")
+    section = rulings.split("## Package War!", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"`(test_\w+)`", section))
+    assert len(named) >= 11
+    defined = {
+        name
+        for path in root.glob("test_package_war_*.py")
+        for name in re.findall(r"^def (test_\w+)", path.read_text(encoding="utf-8"), re.M)
+    }
+    assert named <= defined, named - defined
+
+
+def test_example_game_golden_transcript(runner: CliRunner) -> None:
+    # examples/package-war/game.txt was read through move by move against the rules when it
+    # was written; any change to what the replay says shows up here.
+    golden = EXAMPLE.with_suffix(".txt").read_text(encoding="utf-8")
+    result = runner.invoke(cli, ["package-war", "play", str(EXAMPLE)])
+    assert result.output.replace(str(EXAMPLE), "") == golden.replace(str(EXAMPLE), "")
