@@ -84,7 +84,7 @@ def test_every_intersection_is_labelled_inside_the_page(paper: Paper) -> None:
         assert baseline == pytest.approx(expected_y, abs=1.5)
         assert_inside(x - width / 2, baseline, size)
         assert_inside(x + width / 2, baseline + 2.0, size)
-        assert_inside(*g.xy(point), size, room=LAYOUT.drawing.dot_radius)
+        assert_inside(*g.xy(point), size, room=g.drawing.dot_radius)
     assert_dots_drawn(pdf, 0, g, ALL_POINTS)
 
 
@@ -145,13 +145,13 @@ def test_the_tiled_board_covers_every_intersection_once(paper: Paper) -> None:
             assert_inside(x - width / 2, baseline, size)
             assert_inside(x + width / 2, baseline + 2.0, size)
             px, py = sheet.geometry.xy(point)
-            assert_inside(px, py, size, room=LAYOUT.drawing.dot_radius)
+            assert_inside(px, py, size, room=sheet.geometry.drawing.dot_radius)
             # Sheet 1 shows what lies above its cut, sheet 2 what lies below the join.
             clear = LAYOUT.tiled.join_clearance
             if sheet.number == 1:
-                assert py - LAYOUT.drawing.dot_radius >= low + clear - 1e-6
+                assert py - sheet.geometry.drawing.dot_radius >= low + clear - 1e-6
             else:
-                assert py + LAYOUT.drawing.dot_radius <= sheet.join_y - clear + 1e-6
+                assert py + sheet.geometry.drawing.dot_radius <= sheet.join_y - clear + 1e-6
         assert_dots_drawn(pdf, index, sheet.geometry, set(sheet.points))
 
 
@@ -196,3 +196,26 @@ def test_score_sheet(paper: Paper) -> None:
     width, height = paper.size.width_mm, paper.size.height_mm
     for run in text_runs(pdf, 0):
         assert_inside(run.x_mm, run.y_mm, (width, height))
+
+
+@pytest.mark.parametrize("paper", [Paper.A4, Paper.LETTER, Paper.A3], ids=lambda p: p.value)
+def test_spoke_numbers_stay_clear_of_the_outer_dots_and_inside_the_band(paper: Paper) -> None:
+    _, single = single_board(LAYOUT, paper)
+    sheets = tiled_board(LAYOUT, paper) if paper is not Paper.A3 else ()
+    for g in (single, *(s.geometry for s in sheets)):
+        size = g.drawing.spoke_number_size
+        for spoke in range(1, LAYOUT.board.spokes + 1):
+            x, y = g.number_xy(spoke)
+            half_w = to_mm(text_width(str(spoke), "PG-Sans-Bold", size)) / 2
+            half_h = size * 0.73 * 25.4 / 72 / 2
+            dot_x, dot_y = g.xy(Point(LAYOUT.board.rings, spoke))
+            # The gap between the number's box and the dot's circle.
+            dx = max(abs(x - dot_x) - half_w, 0.0)
+            dy = max(abs(y - dot_y) - half_h, 0.0)
+            assert (dx * dx + dy * dy) ** 0.5 > g.drawing.dot_radius + 0.5
+            corner = max(
+                abs(complex(x + sx * half_w, y + sy * half_h) - complex(g.centre_x, g.centre_y))
+                for sx in (-1, 1)
+                for sy in (-1, 1)
+            )
+            assert corner <= g.extent

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from types import MappingProxyType
 from typing import Any
@@ -29,8 +29,22 @@ class Drawing:
     label_along: float
     label_inward: float
     spoke_number_size: float
+    reference_outer: float
+    max_scale: float
     title_size: float
     note_size: float
+
+    def scaled_for(self, outer_radius: float) -> Drawing:
+        """Dots and labels grown with a board larger than the reference board. Spoke numbers
+        keep their size: they must stay inside the outer band."""
+        factor = min(self.max_scale, max(1.0, outer_radius / self.reference_outer))
+        return replace(
+            self,
+            dot_radius=self.dot_radius * factor,
+            label_size=self.label_size * factor,
+            label_along=self.label_along * factor,
+            label_inward=self.label_inward * factor,
+        )
 
 
 @dataclass(frozen=True)

@@ -63,7 +63,7 @@ class BoardGeometry:
         rings = layout.board.rings
         pitch = outer_radius / (layout.inner_gap + rings - 1)
         radii = tuple(pitch * (layout.inner_gap + k) for k in range(rings))
-        return cls(layout.board, centre_x, centre_y, radii, layout.drawing)
+        return cls(layout.board, centre_x, centre_y, radii, layout.drawing.scaled_for(radii[-1]))
 
     @property
     def outer(self) -> float:
@@ -102,6 +102,15 @@ class BoardGeometry:
         width = to_mm(text_width(point.to_text(), BODY, self.drawing.label_size))
         height = self.drawing.label_size * CAP_HEIGHT * PT_MM
         return (x - width / 2, y - height / 2, x + width / 2, y + height / 2)
+
+    def number_xy(self, spoke: int) -> tuple[float, float]:
+        """Centre of a spoke's number outside the outer ring, just clear of the outer dot."""
+        size = self.drawing.spoke_number_size
+        width = to_mm(text_width(str(spoke), BOLD, size))
+        height = size * CAP_HEIGHT * PT_MM
+        a = self.angle(spoke)
+        reach = abs(math.sin(a)) * width / 2 + abs(math.cos(a)) * height / 2
+        return self.at(self.outer + self.drawing.dot_radius + 0.8 + reach, spoke)
 
     @property
     def hub_radius(self) -> float:
@@ -176,9 +185,9 @@ def _join_offset(geometry: BoardGeometry, clearance: float) -> float:
         taken.append((y - r, y + r))
         _, bottom, _, top = geometry.label_box(point)
         taken.append((bottom, top))
-    number_half = geometry.drawing.spoke_number_size * PT_MM
+    number_half = geometry.drawing.spoke_number_size * CAP_HEIGHT * PT_MM / 2 + 0.3
     for spoke in range(1, geometry.board.spokes + 1):
-        _, y = geometry.at(geometry.outer + geometry.drawing.outer_band / 2, spoke)
+        _, y = geometry.number_xy(spoke)
         taken.append((y - number_half, y + number_half))
 
     def distance(y: float) -> float:
@@ -263,7 +272,7 @@ def draw_board(
     low, high = clip if clip is not None else (-math.inf, math.inf)
     number_size = d.spoke_number_size
     for spoke in range(1, g.board.spokes + 1):
-        x, y = g.at(g.outer + d.outer_band / 2, spoke)
+        x, y = g.number_xy(spoke)
         if low + number_size * PT_MM < y < high - number_size * PT_MM:
             where = f"spoke number {spoke}"
             baseline = y - number_size * CAP_HEIGHT * PT_MM / 2
