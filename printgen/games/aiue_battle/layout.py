@@ -90,7 +90,7 @@ class CardColour:
     pattern: str
 
 
-PATTERNS = ("stripes", "dots", "diagonals", "checks", "rings")
+PATTERNS = ("stripes", "dots", "diagonals", "checks", "crosses")
 
 
 @dataclass(frozen=True)

@@ -146,8 +146,7 @@ def _letter(canvas: Canvas, letter: str, rect: Rect, font: str, size: float, mid
         size,
         where=f"board letter {letter!r}",
         anchor=Anchor.CENTRE,
-        max_width=mm(rect.width - 8),
-        min_size=size * 0.6,
+        max_width=mm(rect.width - 6),
     )
 
 
@@ -330,49 +329,50 @@ PATTERN_STEP = 4.0
 
 
 def _pattern(canvas: Canvas, rect: Rect, colour: CardColour) -> None:
+    """The colour's pattern over `rect`, as one path: a card sheet has sixteen of them."""
     ink = _fill(colour.ink)
+    step = PATTERN_STEP
+    across = int(rect.width // step) + 2
+    down = int(rect.height // step) + 2
+    grid = [
+        (rect.x + i * step + (step / 2 if j % 2 else 0.0), rect.y + j * step)
+        for j in range(down)
+        for i in range(across)
+    ]
+    path = canvas.beginPath()
+    filled = colour.pattern in ("dots", "checks")
+    if colour.pattern == "stripes":
+        for j in range(down):
+            path.rect(mm(rect.x), mm(rect.y + j * step), mm(rect.width), mm(1.0))
+        filled = True
+    elif colour.pattern == "diagonals":
+        for j in range(-across, down + 1):
+            y = rect.y + j * step
+            path.moveTo(mm(rect.x), mm(y))
+            path.lineTo(mm(rect.x + 2 * rect.height), mm(y + 2 * rect.height))
+    elif colour.pattern == "dots":
+        # Small squares read as dots at this size and cost far less to draw than circles.
+        dot = 1.6
+        for x, y in grid:
+            path.rect(mm(x - dot / 2), mm(y - dot / 2), mm(dot), mm(dot))
+    elif colour.pattern == "checks":
+        for j in range(down):
+            for i in range(j % 2, across, 2):
+                path.rect(mm(rect.x + i * step), mm(rect.y + j * step), mm(step), mm(step))
+    elif colour.pattern == "crosses":
+        arm = 1.3
+        for x, y in grid:
+            path.moveTo(mm(x - arm), mm(y))
+            path.lineTo(mm(x + arm), mm(y))
+            path.moveTo(mm(x), mm(y - arm))
+            path.lineTo(mm(x), mm(y + arm))
+    else:  # layout.py refuses unknown patterns
+        raise LayoutError(f"colour {colour.name}: no pattern {colour.pattern!r}")
     with _clipped(canvas, rect):
         canvas.setStrokeColor(ink)
         canvas.setFillColor(ink)
-        step = PATTERN_STEP
-        across = int(rect.width // step) + 2
-        down = int(rect.height // step) + 2
-        if colour.pattern == "stripes":
-            canvas.setLineWidth(mm(1.0))
-            for j in range(down):
-                y = rect.y + j * step
-                canvas.line(mm(rect.x), mm(y), mm(rect.right), mm(y))
-        elif colour.pattern == "diagonals":
-            canvas.setLineWidth(mm(1.0))
-            for j in range(-across, down + across):
-                y = rect.y + j * step
-                canvas.line(
-                    mm(rect.x), mm(y), mm(rect.x + rect.height * 2), mm(y + rect.height * 2)
-                )
-        elif colour.pattern == "dots":
-            for i in range(across):
-                for j in range(down):
-                    shift = step / 2 if j % 2 else 0.0
-                    canvas.circle(
-                        mm(rect.x + i * step + shift), mm(rect.y + j * step), mm(0.9), 0, 1
-                    )
-        elif colour.pattern == "checks":
-            for i in range(across):
-                for j in range(down):
-                    if (i + j) % 2 == 0:
-                        canvas.rect(
-                            mm(rect.x + i * step), mm(rect.y + j * step), mm(step), mm(step), 0, 1
-                        )
-        elif colour.pattern == "rings":
-            canvas.setLineWidth(mm(0.5))
-            for i in range(across):
-                for j in range(down):
-                    shift = step / 2 if j % 2 else 0.0
-                    canvas.circle(
-                        mm(rect.x + i * step + shift), mm(rect.y + j * step), mm(1.3), 1, 0
-                    )
-        else:  # layout.py refuses unknown patterns
-            raise LayoutError(f"colour {colour.name}: no pattern {colour.pattern!r}")
+        canvas.setLineWidth(mm(1.0) if colour.pattern == "diagonals" else mm(0.6))
+        canvas.drawPath(path, stroke=0 if filled else 1, fill=1 if filled else 0)
 
 
 def _flag(canvas: Canvas, x: float, y: float, size: float) -> None:
@@ -504,6 +504,15 @@ def _draw_face(canvas: Canvas, slot: CardSlot, colour: CardColour, layout: Layou
 def _draw_card_marks(canvas: Canvas, slots: tuple[CardSlot, ...]) -> None:
     xs = sorted({s.strip.x for s in slots} | {s.strip.right for s in slots})
     ys = sorted({s.strip.y for s in slots} | {s.strip.top for s in slots})
+    # A white line under each dashed mark: grey dashes alone vanish on the darker fills.
+    canvas.saveState()
+    canvas.setStrokeColor(white)
+    canvas.setLineWidth(2.0)
+    for x in xs:
+        canvas.line(mm(x), mm(ys[0]), mm(x), mm(ys[-1]))
+    for y in ys + [slot.fold_y for slot in slots]:
+        canvas.line(mm(xs[0]), mm(y), mm(xs[-1]), mm(y))
+    canvas.restoreState()
     for x in xs:
         cut_line(canvas, mm(x), mm(ys[0]), mm(x), mm(ys[-1]))
     for y in ys:
@@ -680,7 +689,13 @@ def _draw_topic_card(canvas: Canvas, card: Rect, topics: tuple[str, ...]) -> Non
         "topic card intro",
     )
     item = ParagraphStyle(
-        "topic", fontName=BODY, fontSize=10.5, leading=13.5, leftIndent=9, bulletIndent=0
+        "topic",
+        fontName=BODY,
+        bulletFontName=BODY,
+        fontSize=10.5,
+        leading=13.5,
+        leftIndent=9,
+        bulletIndent=0,
     )
     half = -(-len(topics) // 2)
     column_w = (card.width - 2 * pad - 4) / 2

@@ -1,0 +1,339 @@
+"""aiue battle materials, read back from the PDFs: pages, sizes, letters in their cells, the 40
+cards with their flags and folds, the record sheet and the topic card."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from printgen.cli import cli
+from printgen.errors import LayoutError
+from printgen.games.aiue_battle import layout as geo
+from printgen.games.aiue_battle import materials
+from printgen.games.aiue_battle.engine import KANA_BOARD
+from printgen.games.aiue_battle.materials import (
+    BOARD,
+    CARDS,
+    FLAG_WORDS,
+    RECORD,
+    build_board,
+    load_topics,
+)
+from printgen.materials import BuildOptions, Material
+from printgen.render.readback import (
+    TextRun,
+    embedded_fonts,
+    page_count,
+    page_size_mm,
+    page_text,
+    render_page,
+    segments,
+    text_runs,
+)
+from printgen.render.units import Paper
+
+PAPERS = (Paper.A4, Paper.LETTER)
+DPI = 30
+LAYOUT = geo.load_layout("standard")
+
+
+@pytest.fixture(scope="module")
+def pdfs() -> dict[tuple[str, Paper], bytes]:
+    return {
+        (material.name, paper): material.build(BuildOptions(paper=paper), None)
+        for material in (BOARD, CARDS, RECORD)
+        for paper in PAPERS
+    }
+
+
+def runs(pdf: bytes, page: int) -> list[TextRun]:
+    return [dataclasses.replace(r, text=r.text.strip()) for r in text_runs(pdf, page)]
+
+
+@pytest.mark.parametrize("paper", PAPERS, ids=lambda p: p.value)
+@pytest.mark.parametrize(
+    ("material", "pages", "landscape"),
+    [(BOARD, 2, True), (CARDS, 5, False), (RECORD, 2, True)],
+    ids=lambda v: v.name if isinstance(v, Material) else str(v),
+)
+def test_pages_and_sizes(
+    pdfs, material: Material, pages: int, landscape: bool, paper: Paper
+) -> None:  # type: ignore[no-untyped-def]
+    pdf = pdfs[(material.name, paper)]
+    assert page_count(pdf) == pages
+    size = paper.size.landscape() if landscape else paper.size.portrait()
+    for page in range(pages):
+        assert page_size_mm(pdf, page) == pytest.approx((size.width_mm, size.height_mm), abs=0.01)
+
+
+@pytest.mark.parametrize("paper", PAPERS, ids=lambda p: p.value)
+def test_every_placed_block_is_inside_the_safe_margin(paper: Paper) -> None:
+    pages = {
+        "board": geo.board_page(paper),
+        "cards": geo.cards_page(paper),
+        "record": geo.record_page(paper),
+    }
+    blocks = [
+        ("board", geo.alphabet_side(LAYOUT, paper).block),
+        ("board", geo.kana_side(LAYOUT, paper).block),
+        ("cards", geo.card_sheet(LAYOUT, paper).header),
+        ("cards", geo.card_sheet(LAYOUT, paper).footer),
+        *[("cards", slot.strip) for slot in geo.card_sheet(LAYOUT, paper).slots],
+        ("record", geo.record_sheet(LAYOUT, paper).title),
+        *[("record", card) for card in geo.topic_cards(LAYOUT, paper)],
+    ]
+    for page, rect in blocks:
+        assert rect.inside(pages[page]), (page, rect)
+
+
+def test_a_layout_too_big_for_the_paper_is_refused() -> None:
+    wide = dataclasses.replace(
+        LAYOUT,
+        board=dataclasses.replace(
+            LAYOUT.board, kana=dataclasses.replace(LAYOUT.board.kana, cell_width=23.0)
+        ),
+    )
+    geo.kana_side(wide, Paper.A4)  # 276 mm fits A4's 285
+    with pytest.raises(LayoutError, match="kana side of the board is 276.0 x"):
+        geo.kana_side(wide, Paper.LETTER)  # but not Letter's 267.4
+
+
+# --- the board ---
+
+
+@pytest.mark.parametrize("paper", PAPERS, ids=lambda p: p.value)
+def test_board_letters_stand_in_their_cells(pdfs, paper: Paper) -> None:  # type: ignore[no-untyped-def]
+    pdf = pdfs[("aiue-board", paper)]
+    sides = (
+        (0, geo.alphabet_side(LAYOUT, paper), LAYOUT.board.alphabet.letter_size),
+        (1, geo.kana_side(LAYOUT, paper), LAYOUT.board.kana.letter_size),
+    )
+    for page, side, size in sides:
+        # Drawn at the layout's size, never shrunk: too big a size for its cell is a FitError.
+        found = {r.text: r for r in runs(pdf, page) if len(r.text) == 1 and r.size == size}
+        assert sorted(found) == sorted(cell.letter for cell in side.cells)
+        for cell in side.cells:
+            run = found[cell.letter]
+            assert cell.rect.x < run.x_mm < cell.rect.right
+            assert cell.rect.y < run.y_mm < cell.rect.top
+
+
+def test_the_board_offers_exactly_the_letters_the_referee_accepts() -> None:
+    assert [c.letter for c in geo.alphabet_side(LAYOUT, Paper.A4).cells] == list(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    )
+    assert sorted(LAYOUT.board.kana.letters) == sorted(KANA_BOARD)
+    # The kana table reads from the right: あ in the top right corner, ー at the far left.
+    cells = {c.letter: c.rect for c in geo.kana_side(LAYOUT, Paper.A4).cells}
+    assert cells["あ"].right == max(r.right for r in cells.values())
+    assert cells["ー"].x == min(r.x for r in cells.values())
+    assert cells["い"].top == cells["あ"].y  # rows a i u e o run downwards
+
+
+def test_a_kana_layout_missing_a_letter_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    columns = tuple(c.replace("ー", " ") for c in LAYOUT.board.kana.columns)
+    broken = dataclasses.replace(
+        LAYOUT,
+        board=dataclasses.replace(
+            LAYOUT.board, kana=dataclasses.replace(LAYOUT.board.kana, columns=columns)
+        ),
+    )
+    monkeypatch.setattr(materials, "load_layout", lambda name: broken)
+    with pytest.raises(LayoutError, match="missing ー"):
+        build_board(BuildOptions())
+
+
+def test_the_example_place_is_empty() -> None:
+    for side in (geo.alphabet_side(LAYOUT, Paper.A4), geo.kana_side(LAYOUT, Paper.A4)):
+        assert not any(geo._overlap(cell.rect, side.example) for cell in side.cells)
+
+
+def test_board_text_and_fonts(pdfs) -> None:  # type: ignore[no-untyped-def]
+    pdf = pdfs[("aiue-board", Paper.A4)]
+    kana = " ".join(page_text(pdf, 1).split())
+    assert "long vowel mark" in kana and "が ざ だ ば" in kana and "ぱ → は" in kana
+    assert "っ → つ" in kana
+    assert "diagonal line" in page_text(pdf, 0)
+    fonts = embedded_fonts(pdf)
+    kana_fonts = [name for name in fonts if "IPAexGothic" in name]
+    # Embedded as a subset: a six-letter tag before the name.
+    assert kana_fonts and all(fonts[n] and n[7] == "+" for n in kana_fonts)
+
+
+# --- the letter cards ---
+
+
+@pytest.mark.parametrize("paper", PAPERS, ids=lambda p: p.value)
+def test_forty_cards_eight_of_each_colour_one_flag_each(pdfs, paper: Paper) -> None:  # type: ignore[no-untyped-def]
+    pdf = pdfs[("aiue-cards", paper)]
+    sheet = geo.card_sheet(LAYOUT, paper)
+    flagged = next(slot for slot in sheet.slots if slot.flagged)
+    assert len(sheet.slots) == 8
+    cards = 0
+    for page, colour in enumerate(LAYOUT.cards.colours):
+        page_runs = runs(pdf, page)
+        faces = [r for r in page_runs if r.text == colour.name and not r.upside_down]
+        backs = [r for r in page_runs if r.text == colour.name and r.upside_down]
+        assert len(faces) == len(backs) == 8
+        cards += len(faces)
+        # Each name sits on its own card: faces on the face halves, backs on the back halves.
+        for slot in sheet.slots:
+            assert sum(1 for r in faces if _in(r, slot.face)) == 1
+            assert sum(1 for r in backs if _in(r, slot.back)) == 1
+        flags = [r for r in page_runs if r.text == FLAG_WORDS]
+        assert len(flags) == 2
+        assert any(_in(r, flagged.face) and not r.upside_down for r in flags)
+        assert any(_in(r, flagged.back) and r.upside_down for r in flags)
+        header = page_runs[0].text
+        assert f"{colour.name} ({colour.pattern})" in header and "7 to play, 1 spare" in header
+    assert cards == 40
+
+
+def _in(run: TextRun, rect: geo.Rect) -> bool:
+    return rect.x <= run.x_mm <= rect.right and rect.y <= run.y_mm <= rect.top
+
+
+def test_every_card_has_cut_lines_and_a_fold_line(pdfs) -> None:  # type: ignore[no-untyped-def]
+    pdf = pdfs[("aiue-cards", Paper.A4)]
+    sheet = geo.card_sheet(LAYOUT, Paper.A4)
+    dashed = [s for s in segments(pdf, 0) if s.dashed]
+    horizontal = [s for s in dashed if abs(s.y1_mm - s.y2_mm) < 0.01]
+    vertical = [s for s in dashed if abs(s.x1_mm - s.x2_mm) < 0.01]
+
+    def spans_across(y: float, x1: float, x2: float) -> bool:
+        return any(
+            abs(s.y1_mm - y) < 0.01
+            and min(s.x1_mm, s.x2_mm) <= x1 + 0.01
+            and max(s.x1_mm, s.x2_mm) >= x2 - 0.01
+            for s in horizontal
+        )
+
+    def spans_down(x: float, y1: float, y2: float) -> bool:
+        return any(
+            abs(s.x1_mm - x) < 0.01
+            and min(s.y1_mm, s.y2_mm) <= y1 + 0.01
+            and max(s.y1_mm, s.y2_mm) >= y2 - 0.01
+            for s in vertical
+        )
+
+    for slot in sheet.slots:
+        strip = slot.strip
+        assert spans_across(slot.fold_y, strip.x, strip.right), f"card {slot.index}: no fold"
+        assert slot.fold_y == pytest.approx(strip.y + strip.height / 2)
+        for y in (strip.y, strip.top):
+            assert spans_across(y, strip.x, strip.right), f"card {slot.index}: no cut at {y}"
+        for x in (strip.x, strip.right):
+            assert spans_down(x, strip.y, strip.top), f"card {slot.index}: no cut at {x}"
+
+
+def test_card_backs_are_coloured_faces_are_white_to_write_on(pdfs) -> None:  # type: ignore[no-untyped-def]
+    pdf = pdfs[("aiue-cards", Paper.A4)]
+    sheet = geo.card_sheet(LAYOUT, Paper.A4)
+    height_mm = Paper.A4.size.height_mm
+    means = []
+    for page in range(len(LAYOUT.cards.colours)):
+        image = render_page(pdf, page, DPI).astype(float)
+
+        def patch(x: float, y: float, image: np.ndarray = image) -> np.ndarray:
+            col, row = int(x / 25.4 * DPI), int((height_mm - y) / 25.4 * DPI)
+            return image[row - 1 : row + 2, col - 1 : col + 2].reshape(-1, 3).mean(axis=0)
+
+        for slot in sheet.slots:
+            # The back, near the fold, away from its label: the colour and its pattern.
+            back = patch(slot.back.x + slot.back.width / 2, slot.back.top - 4)
+            assert back.min() < 235, f"page {page + 1} card {slot.index}: back is not coloured"
+            # The middle of the face: white, for the letter.
+            face = patch(slot.face.x + slot.face.width / 2, slot.face.y + slot.face.height / 2)
+            assert face.min() > 245, f"page {page + 1} card {slot.index}: face is not white"
+        means.append(
+            image[
+                int((height_mm - sheet.slots[1].back.top) / 25.4 * DPI) : int(
+                    (height_mm - sheet.slots[1].back.y) / 25.4 * DPI
+                ),
+                int(sheet.slots[1].back.x / 25.4 * DPI) : int(
+                    sheet.slots[1].back.right / 25.4 * DPI
+                ),
+            ]
+            .reshape(-1, 3)
+            .mean(axis=0)
+        )
+    # Five colours, five different backs.
+    for i in range(len(means)):
+        for j in range(i + 1, len(means)):
+            assert np.abs(means[i] - means[j]).max() > 15
+
+
+def test_colours_each_have_a_name_and_their_own_pattern() -> None:
+    colours = LAYOUT.cards.colours
+    assert len(colours) == 5 and LAYOUT.cards.total == 40
+    assert len({c.name for c in colours}) == len({c.pattern for c in colours}) == 5
+
+
+# --- the record sheet and the topic card ---
+
+
+@pytest.mark.parametrize("paper", PAPERS, ids=lambda p: p.value)
+def test_record_sheet_has_a_row_per_round(pdfs, paper: Paper) -> None:  # type: ignore[no-untyped-def]
+    pdf = pdfs[("aiue-record", paper)]
+    sheet = geo.record_sheet(LAYOUT, paper)
+    page_runs = runs(pdf, 0)
+    texts = [r.text for r in page_runs]
+    for title in ("Topic", "Out, in order", "Winner", *[f"Player {n}" for n in range(1, 6)]):
+        assert title in texts
+    numbers = [r for r in page_runs if r.text.isdigit() and r.x_mm < sheet.columns[1].x]
+    assert [int(r.text) for r in numbers] == list(range(1, LAYOUT.record.rounds + 1))
+    for run, row in zip(numbers, sheet.rows, strict=True):
+        assert row.y < run.y_mm < row.top
+
+
+def test_topic_card_lists_every_topic_from_the_rules_source(pdfs) -> None:  # type: ignore[no-untyped-def]
+    topics = load_topics()
+    assert len(topics) == 30 and "Something to drink" in topics
+    text = page_text(pdfs[("aiue-record", Paper.A4)], 1)
+    for topic in topics:
+        assert text.replace("\n", " ").count(topic) == 2, topic  # two copies of the card
+
+
+# --- the command line ---
+
+
+def test_cli_builds_each_material(runner, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = runner.invoke(
+        cli,
+        [
+            "build",
+            "aiue-board",
+            "aiue-cards",
+            "aiue-record",
+            "--paper",
+            "letter",
+            "--out",
+            str(tmp_path),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    for name in ("aiue-board", "aiue-cards", "aiue-record"):
+        assert (tmp_path / f"{name}-letter.pdf").stat().st_size > 1000
+    listing = runner.invoke(cli, ["list"]).output
+    assert "aiue-cards" in listing and "40 fold-to-stand" in listing
+
+
+def test_cli_layout_json(runner) -> None:  # type: ignore[no-untyped-def]
+    result = runner.invoke(cli, ["layout", "aiue-battle", "--paper", "letter"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["paper"] == "letter" and len(data["cards"]["sheet"]["slots"]) == 8
+    assert len(data["board"]["kana"]["cells"]) == len(KANA_BOARD)
+    unknown = runner.invoke(cli, ["layout", "aiue-battle", "--layout", "nope"])
+    assert unknown.exit_code == 1 and "unknown aiue battle layout 'nope'" in unknown.output
+
+
+@pytest.mark.parametrize("name", ["aiue-board", "aiue-cards", "aiue-record"])
+def test_only_shipped_fonts_embedded_as_subsets(pdfs, name: str) -> None:  # type: ignore[no-untyped-def]
+    fonts = embedded_fonts(pdfs[(name, Paper.A4)])
+    assert fonts and all(fonts.values()), fonts
+    assert all(font[7] == "+" and ("DejaVu" in font or "IPAex" in font) for font in fonts)
