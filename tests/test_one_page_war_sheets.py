@@ -367,3 +367,12 @@ def test_geometry_object_is_shared(geometry_pair=("standard", Paper.A4)) -> None
     # Drawing and the JSON use the same cached object: one source, not two computations.
     first: SheetGeometry = sheet_geometry(*geometry_pair)
     assert sheet_geometry(*geometry_pair) is first
+
+
+def test_team_pack_copies_repeat_the_pack_with_new_ids() -> None:
+    pdf = build_team(BuildOptions(pairs=2, copies=2))
+    assert readback.page_count(pdf) == 6  # two sheets and a tally, twice
+    tallies = [readback.page_text(pdf, k) for k in (2, 5)]
+    assert all("team tally" in t for t in tallies)
+    ids = [set(re.findall(r"T-[0-9A-F]{4}-\d{4}", t)) for t in tallies]
+    assert len(ids[0]) == len(ids[1]) == 2 and not ids[0] & ids[1]

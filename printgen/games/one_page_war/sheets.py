@@ -74,6 +74,16 @@ class SheetSpec:
     caption: str  # e.g. "duel sheet" or "team pack: sheet 2 of 4"
 
 
+@dataclass(frozen=True)
+class TallySpec:
+    """A team pack's tally sheet, for the pack's duel sheets."""
+
+    sheets: tuple[SheetSpec, ...]
+
+
+Page = SheetSpec | TallySpec
+
+
 # ----------------------------------------------------------------------------------------------
 # Building
 
@@ -94,95 +104,76 @@ def check_pairs(pairs: int) -> None:
         )
 
 
-def duel_specs(layout: Layout, paper: Paper, copies: int) -> list[SheetSpec]:
+def sheet_specs(mode: Mode, layout: Layout, paper: Paper, copies: int) -> list[SheetSpec]:
+    """A batch of duel or solo sheets, numbered from 1, each with its own id."""
     check_copies(copies)
     return [
-        SheetSpec(Mode.DUEL, sheet_id("duel", layout, paper, k), "duel sheet")
+        SheetSpec(mode, sheet_id(mode.value, layout, paper, k), f"{mode.value} sheet")
         for k in range(1, copies + 1)
     ]
 
 
-def solo_specs(layout: Layout, paper: Paper, copies: int) -> list[SheetSpec]:
-    check_copies(copies)
-    return [
-        SheetSpec(Mode.SOLO, sheet_id("solo", layout, paper, k), "solo sheet")
-        for k in range(1, copies + 1)
-    ]
-
-
-def team_specs(layout: Layout, paper: Paper, pairs: int, copies: int = 1) -> list[list[SheetSpec]]:
-    """Per pack, its N sheets: each "sheet k of N" with its own id."""
+def team_pages(layout: Layout, paper: Paper, pairs: int, copies: int = 1) -> list[Page]:
+    """Per pack, its N sheets ("sheet k of N", each its own id), then the pack's tally sheet."""
     check_pairs(pairs)
     check_copies(copies)
-    packs = []
+    pages: list[Page] = []
     for pack in range(copies):
-        seed = f"pairs={pairs}"
-        packs.append(
-            [
-                SheetSpec(
-                    Mode.TEAM,
-                    sheet_id("team", layout, paper, pack * pairs + k, seed),
-                    f"team pack: sheet {k} of {pairs}",
-                )
-                for k in range(1, pairs + 1)
-            ]
+        sheets = tuple(
+            SheetSpec(
+                Mode.TEAM,
+                sheet_id("team", layout, paper, pack * pairs + k, seed=f"pairs={pairs}"),
+                f"team pack: sheet {k} of {pairs}",
+            )
+            for k in range(1, pairs + 1)
         )
-    return packs
+        pages.extend(sheets)
+        pages.append(TallySpec(sheets))
+    return pages
 
 
 def build_duel(options: BuildOptions, progress: Progress | None = None) -> bytes:
     layout = load_layout(options.layout)
-    specs = duel_specs(layout, options.paper, options.copies)
-    return _build(layout, options.paper, specs, [], "duel sheet", progress)
+    pages = sheet_specs(Mode.DUEL, layout, options.paper, options.copies)
+    return _build(layout, options.paper, pages, "duel sheet", progress)
 
 
 def build_solo(options: BuildOptions, progress: Progress | None = None) -> bytes:
     layout = load_layout(options.layout)
-    specs = solo_specs(layout, options.paper, options.copies)
-    return _build(layout, options.paper, specs, [], "solo sheet", progress)
+    pages = sheet_specs(Mode.SOLO, layout, options.paper, options.copies)
+    return _build(layout, options.paper, pages, "solo sheet", progress)
 
 
 def build_team(options: BuildOptions, progress: Progress | None = None) -> bytes:
     layout = load_layout(options.layout)
-    packs = team_specs(layout, options.paper, options.pairs, options.copies)
-    pages: list[SheetSpec | list[SheetSpec]] = []
-    for pack in packs:
-        pages.extend(pack)
-        pages.append(pack)  # the pack's tally sheet follows its duel sheets
-    specs = [p for p in pages if isinstance(p, SheetSpec)]
-    tallies = [p for p in pages if isinstance(p, list)]
-    order = [isinstance(p, list) for p in pages]
-    return _build(layout, options.paper, specs, tallies, "team pack", progress, order)
+    pages = team_pages(layout, options.paper, options.pairs, options.copies)
+    return _build(layout, options.paper, pages, "team pack", progress)
 
 
 def _build(
     layout: Layout,
     paper: Paper,
-    specs: Sequence[SheetSpec],
-    tallies: Sequence[Sequence[SheetSpec]],
+    pages: Sequence[Page],
     subject: str,
     progress: Progress | None,
-    order: Sequence[bool] | None = None,
 ) -> bytes:
     geometry = sheet_geometry(layout, paper)
     texts = sheet_texts(layout)
-    page = paper.size.landscape()
     buffer = io.BytesIO()
     canvas = new_canvas(
-        buffer, page, PdfMeta(title="One Page War", subject=f"{subject}, {layout.name} layout")
+        buffer,
+        paper.size.landscape(),
+        PdfMeta(title="One Page War", subject=f"{subject}, {layout.name} layout"),
     )
     painter = SheetPainter(canvas, layout, geometry, texts)
-    sequence = order if order is not None else [False] * len(specs)
-    total = len(sequence)
-    sheets, tally_sheets = iter(specs), iter(tallies)
-    for done, is_tally in enumerate(sequence, start=1):
-        if is_tally:
-            draw_tally(canvas, layout, geometry, texts, next(tally_sheets))
+    for done, page in enumerate(pages, start=1):
+        if isinstance(page, TallySpec):
+            draw_tally(canvas, layout, geometry, texts, page.sheets)
         else:
-            painter.draw(next(sheets))
+            painter.draw(page)
         canvas.showPage()
         if progress is not None:
-            progress(done, total)
+            progress(done, len(pages))
     canvas.save()
     return buffer.getvalue()
 
