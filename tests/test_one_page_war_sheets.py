@@ -25,11 +25,13 @@ from printgen.games.one_page_war.geometry import (
     Side,
     sheet_geometry,
 )
+from printgen.games.one_page_war.layout import load_layout
 from printgen.games.one_page_war.sheets import _fit, build_duel, build_solo, build_team
-from printgen.games.one_page_war.texts import _texts, sheet_texts
+from printgen.games.one_page_war.texts import SOURCE, _texts, sheet_texts
 from printgen.materials import BuildOptions
 from printgen.render import readback
 from printgen.render.units import SAFE_MARGIN_MM, Paper, mm
+from printgen.rules_text import load_rules
 
 PAPERS = (Paper.A4, Paper.LETTER)
 BUILDERS: dict[str, Callable[..., bytes]] = {
@@ -285,7 +287,7 @@ def test_powers_explained_in_full_from_the_rules_source(mode: str) -> None:
 
 
 def test_every_power_needs_its_text_in_the_source(tmp_path: Path) -> None:
-    source = Path("seeds/one-page-war.md").read_text(encoding="utf-8")
+    source = SOURCE.read_text(encoding="utf-8")
     broken = tmp_path / "one-page-war.md"
     broken.write_text(source.replace("- **Air raid:** one number becomes the die\n", ""))
     with pytest.raises(
@@ -376,3 +378,27 @@ def test_team_pack_copies_repeat_the_pack_with_new_ids() -> None:
     assert all("team tally" in t for t in tallies)
     ids = [set(re.findall(r"T-[0-9A-F]{4}-\d{4}", t)) for t in tallies]
     assert len(ids[0]) == len(ids[1]) == 2 and not ids[0] & ids[1]
+
+
+RULEBOOK = Path("/work/shared/seeds/000_9aefe3e6912c6a88.txt")
+
+
+def test_rules_source_parses_and_names_every_power() -> None:
+    rules = load_rules(SOURCE)
+    assert rules.title == "One Page War"
+    texts = sheet_texts("standard")
+    assert [p.name for p in texts.powers] == [a.power for a in load_layout("standard").arenas]
+    assert all(p.reminder and p.explanation for p in texts.powers)
+
+
+@pytest.mark.skipif(not RULEBOOK.is_file(), reason="the source rulebook is not on this machine")
+def test_rules_source_copies_no_phrase_from_the_rulebook() -> None:
+    def words(text: str) -> list[str]:
+        return re.findall(r"[a-z0-9']+", text.lower())
+
+    theirs = words(RULEBOOK.read_text(encoding="utf-8"))
+    ours = words(SOURCE.read_text(encoding="utf-8"))
+    run = 6  # six words in a row from the rulebook would be a pasted phrase
+    phrases = {tuple(theirs[i : i + run]) for i in range(len(theirs) - run + 1)}
+    copied = [" ".join(ours[i : i + run]) for i in range(len(ours) - run + 1)]
+    assert [p for p in copied if tuple(p.split()) in phrases] == []
