@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property, lru_cache
 
 from printgen.errors import PrintgenError
 
@@ -104,12 +105,12 @@ class Hand:
     allies: bool = False
     star: int | None = None  # index of the star among the squares, if the side has one
 
-    @property
+    @cached_property
     def rank(self) -> int:
         table = _ALLIES_RANK_INDEX if self.allies else _RANK_INDEX
         return table[self.combination]
 
-    @property
+    @cached_property
     def key(self) -> tuple[int, int, int]:
         """Larger wins: rank, then the sum of the combination, then the sum of the rest."""
         return (self.rank, sum(self.combo), sum(self.rest))
@@ -186,6 +187,17 @@ def _star_index(squares: Sequence[Square]) -> int:
 
 def evaluate(squares: Sequence[Square], allies: bool = False) -> Hand:
     """Score a full side: whole numbers 0 or more and at most one star."""
+    if any(type(s) is bool for s in squares):
+        # True == 1 would otherwise share 1's entry in the lookup below.
+        raise RulesError(f"not a full side of whole numbers: {_show(squares)}")
+    return _evaluate(tuple(squares), allies)
+
+
+# Arenas hold few numbers from a small range, so a sheet's sides repeat a lot: a lookup of
+# every side seen so far makes scoring a batch of sheets cheap (the pokerkit lookup idea,
+# filled lazily rather than enumerated up front, since powers put no upper bound on numbers).
+@lru_cache(maxsize=1 << 16)
+def _evaluate(squares: tuple[Square, ...], allies: bool) -> Hand:
     if not MIN_SQUARES <= len(squares) <= MAX_SQUARES:
         raise RulesError(
             f"an arena side holds {MIN_SQUARES} to {MAX_SQUARES} squares, not {len(squares)}"
@@ -225,6 +237,11 @@ def compare(first: Hand, second: Hand) -> int:
 
 def judge(first: Hand, second: Hand) -> Verdict:
     """Who wins the arena and why, in the words the referee prints."""
+    return _judge(first, second)
+
+
+@lru_cache(maxsize=1 << 16)
+def _judge(first: Hand, second: Hand) -> Verdict:
     outcome = compare(first, second)
     winner, loser = (second, first) if outcome < 0 else (first, second)
     name = winner.combination.value

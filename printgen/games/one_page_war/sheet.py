@@ -551,7 +551,12 @@ class _Reader:
             )
             return None
         squares: list[Square] = []
+        ai_solo = mode is Mode.SOLO and ai_side
         for i, raw in enumerate(value):
+            # The usual square, a plain number in range, needs no further look.
+            if type(raw) is int and raw >= 0 and (not ai_solo or raw in SOLO_AI_NUMBERS):
+                squares.append(raw)
+                continue
             ref = SquareRef(spec.name, player, i)
             problem = square_problem(raw, mode, ai_side)
             square = _as_square(raw)
