@@ -213,6 +213,23 @@ class Turn:
     def down(self, player: Player) -> int:
         return self.down_a if player is Player.A else self.down_b
 
+    @property
+    def is_war(self) -> bool:
+        """Two equal ranks (suits do not matter): another war follows."""
+        return self.a is not None and self.b is not None and self.a.rank is self.b.rank
+
+    @property
+    def taker(self) -> Player | None:
+        """Who takes the battle on this turn: the higher card, or the only player able to turn
+        (the other loses the battle). None for a war, or when neither could turn."""
+        if self.a is None or self.b is None:
+            if self.a is None and self.b is None:
+                return None
+            return Player.B if self.a is None else Player.A
+        if self.is_war:
+            return None
+        return Player.A if self.a.rank.strength > self.b.rank.strength else Player.B
+
 
 @dataclass(frozen=True)
 class BattleRecord:
@@ -339,10 +356,6 @@ class WarGame:
             return len(self.won(player))
         return len(self.pile(player))
 
-    @property
-    def over(self) -> bool:
-        return self.ending is not None
-
     def verify_battle(self) -> None:
         if self.ending is not None:
             raise IllegalBattle(
@@ -359,18 +372,13 @@ class WarGame:
         turns: list[Turn] = []
         face_down = 0  # a battle's first turn has no face-down cards; each war has three
         while True:
-            down = {p: self._lay(p, laid[p], face_down) for p in Player}
-            turn = Turn(
-                a=laid[Player.A][-1] if down[Player.A] is not None else None,
-                b=laid[Player.B][-1] if down[Player.B] is not None else None,
-                down_a=down[Player.A] or 0,
-                down_b=down[Player.B] or 0,
-            )
+            (a, down_a), (b, down_b) = (self._lay(p, laid[p], face_down) for p in Player)
+            turn = Turn(a, b, down_a, down_b)
             turns.append(turn)
-            winner = _higher(turn)
-            if winner is not None or (turn.a is None and turn.b is None):
+            if not turn.is_war:
                 break
             face_down = WAR_FACE_DOWN
+        winner = turn.taker
         self.battles += 1
         self._gather(winner, laid)
         self.ending = self._ending(winner)
@@ -386,16 +394,16 @@ class WarGame:
         self.records.append(record)
         return record
 
-    def _lay(self, player: Player, laid: list[Card], face_down: int) -> int | None:
+    def _lay(self, player: Player, laid: list[Card], face_down: int) -> tuple[Card | None, int]:
         """Lay `face_down` cards then turn one; with too few, all but one go down (ruling).
-        Returns how many went face down, or None when the player has no card to turn."""
+        Returns the turned card (None: no card to turn) and how many went face down."""
         pile = self.pile(player)
         if not pile:
-            return None
+            return None, 0
         down = min(face_down, len(pile) - 1)
         for _ in range(down + 1):
             laid.append(pile.popleft())
-        return down
+        return laid[-1], down
 
     def _gather(self, winner: Player | None, laid: dict[Player, list[Card]]) -> None:
         if winner is None:
@@ -439,18 +447,6 @@ class WarGame:
         while self.can_battle():
             self.battle()
         return self.result()
-
-
-def _higher(turn: Turn) -> Player | None:
-    """Who takes the battle on this turn, or None for a war (or nobody able to turn)."""
-    if turn.a is None or turn.b is None:
-        # A player with no card to turn loses the battle (both missing: handled by the caller).
-        if turn.a is None and turn.b is None:
-            return None
-        return Player.B if turn.a is None else Player.A
-    if turn.a.rank is turn.b.rank:
-        return None
-    return Player.A if turn.a.rank.strength > turn.b.rank.strength else Player.B
 
 
 def _repeats(cards: Sequence[Card]) -> set[str]:
