@@ -147,7 +147,7 @@ def render_page(pdf: bytes, page: int = 0, dpi: float = 100.0) -> np.ndarray:
     """The page as an RGB array at `dpi`."""
     document = pdfium.PdfDocument(pdf)
     try:
-        bitmap = document[page].render(scale=dpi / 72.0)
+        bitmap = document[page].render(scale=dpi / 72.0, rev_byteorder=True)
         image = bitmap.to_numpy()
         return np.ascontiguousarray(image[:, :, :3])
     finally:
