@@ -75,6 +75,19 @@ def test_every_card_round_trips_through_text_and_repr(card: Card) -> None:
     assert eval(repr(card), {"Card": Card}) == card
 
 
+@pytest.mark.parametrize("value", [*Rank, *Suit], ids=repr)
+def test_ranks_and_suits_round_trip_through_text_and_repr(value: Rank | Suit) -> None:
+    kind = type(value)
+    assert kind.from_text(value.to_text().lower()) is value
+    assert eval(repr(value), {"Rank": Rank, "Suit": Suit}) is value
+
+
+@pytest.mark.parametrize(("kind", "text"), [(Rank, "1"), (Rank, "T"), (Suit, "X"), (Suit, "")])
+def test_unknown_rank_or_suit_is_named(kind: type[Rank] | type[Suit], text: str) -> None:
+    with pytest.raises(InvalidCard, match=repr(text)):
+        kind.from_text(text)
+
+
 def test_card_text_is_rank_then_suit() -> None:
     assert Card.from_text("10H") == Card(Rank.TEN, Suit.HEARTS)
     assert Card.from_text("as") == Card(Rank.ACE, Suit.SPADES)

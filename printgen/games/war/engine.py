@@ -45,6 +45,16 @@ class Suit(Enum):
     HEARTS = "H"
     SPADES = "S"
 
+    @classmethod
+    def from_text(cls, text: str) -> Suit:
+        try:
+            return cls(text.strip().upper())
+        except ValueError:
+            raise InvalidCard(f"{text!r} is not a suit: C, D, H or S") from None
+
+    def to_text(self) -> str:
+        return self.value
+
     def __repr__(self) -> str:
         return f"Suit.{self.name}"
 
@@ -71,6 +81,16 @@ class Rank(Enum):
         """0 for a two up to 12 for an ace: only the order matters, never the number."""
         return _STRENGTH[self]
 
+    @classmethod
+    def from_text(cls, text: str) -> Rank:
+        try:
+            return cls(text.strip().upper())
+        except ValueError:
+            raise InvalidCard(f"{text!r} is not a rank: 2 to 10, J, Q, K or A") from None
+
+    def to_text(self) -> str:
+        return self.value
+
     def __repr__(self) -> str:
         return f"Rank.{self.name}"
 
@@ -93,10 +113,10 @@ class Card:
                 f"{text!r} is not a card: write the rank (2-10, J, Q, K, A) then the suit "
                 "(C, D, H, S), like 10H, AS or 2c"
             )
-        return cls(Rank(match[1].upper()), Suit(match[2].upper()))
+        return cls(Rank.from_text(match[1]), Suit.from_text(match[2]))
 
     def to_text(self) -> str:
-        return f"{self.rank.value}{self.suit.value}"
+        return f"{self.rank.to_text()}{self.suit.to_text()}"
 
     def __repr__(self) -> str:
         return f"Card.from_text({self.to_text()!r})"
