@@ -414,6 +414,25 @@ def test_battle_record_text_tells_the_battle() -> None:
     )
 
 
+def test_golden_transcript_of_a_small_full_game() -> None:
+    # Worked out by hand from the rules: each winner puts their own card under first.
+    game = full_from("KH 3C 9D", "2S 9S 5D")
+    result = game.play_out()
+    assert [record.to_text() for record in game.records] == [
+        "  1. A KH v B 2S: A takes 2 (A 4, B 2)",
+        "  2. A 3C v B 9S: B takes 2 (A 3, B 3)",
+        "  3. A 9D v B 5D: A takes 2 (A 4, B 2)",
+        "  4. A KH v B 9S: A takes 2 (A 5, B 1)",
+        "  5. A 2S v B 3C: B takes 2 (A 4, B 2)",
+        "  6. A 9D v B 3C: A takes 2 (A 5, B 1)",
+        "  7. A 5D v B 2S: A takes 2 (A 6, B 0)",
+    ]
+    assert result.to_text() == (
+        "Full game: A wins, cards held A 6, B 0. 7 battles, 0 wars (longest chain 0). "
+        "Ended: one player holds every card."
+    )
+
+
 def test_result_json_has_exactly_the_documented_keys() -> None:
     result = play_deck(Deck.shuffled(2), FULL).result()
     data = result.to_json()
