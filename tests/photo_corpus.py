@@ -18,6 +18,7 @@ import io
 import json
 import math
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -30,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from printgen.games.one_page_war.geometry import (  # noqa: E402
     Element,
     Kind,
+    SheetGeometry,
     SheetTag,
     Side,
     sheet_geometry,
@@ -325,17 +327,51 @@ def make_photo(
     shot: Shot | None = None,
     held_out: bool = True,
     truth: dict[Key, str] | None = None,
+    finished: bool = True,
+    edit: Callable[[np.ndarray, SheetGeometry], None] | None = None,
 ) -> CorpusPhoto:
     rng = np.random.default_rng([seed, 99])
     mode = mode or str(rng.choice(["duel", "duel", "solo"]))
     paper = paper or (Paper.A4 if rng.random() < 0.6 else Paper.LETTER)
     blank = blank_sheet(paper, mode)
-    truth = truth if truth is not None else random_game(rng, mode)
+    truth = truth if truth is not None else random_game(rng, mode, finished)
     sheet = fill_sheet(blank, truth, seed, held_out)
+    if edit is not None:
+        edit(sheet, sheet_geometry(blank.tag.layout, blank.tag.paper))
     shot = shot or random_shot(rng, size)
     photo = photograph(sheet, shot)
     save_photo(photo, out, shot)
     return CorpusPhoto(out, truth, blank.tag, mode, shot)
+
+
+def _px(e: Element) -> tuple[slice, slice]:
+    k = SHEET_PX_PER_MM
+    return (slice(int(e.y * k), int((e.y + e.h) * k)), slice(int(e.x * k), int((e.x + e.w) * k)))
+
+
+def cover_marker(marker_id: int) -> Callable[[np.ndarray, SheetGeometry], None]:
+    """An edit: a hand (a flat skin-coloured patch) over one corner marker."""
+
+    def edit(sheet: np.ndarray, geometry: SheetGeometry) -> None:
+        e = geometry.find(Kind.MARKER, index=marker_id)
+        rows, cols = _px(e)
+        sheet[rows, cols] = (196, 150, 120)
+
+    return edit
+
+
+def replace_qr(text: str) -> Callable[[np.ndarray, SheetGeometry], None]:
+    """An edit: the sheet's QR code replaced by one saying `text`."""
+
+    def edit(sheet: np.ndarray, geometry: SheetGeometry) -> None:
+        e = geometry.find(Kind.QR)
+        rows, cols = _px(e)
+        code = cv2.QRCodeEncoder.create().encode(text)
+        h, w = rows.stop - rows.start, cols.stop - cols.start
+        code = cv2.resize(code, (w, h), interpolation=cv2.INTER_NEAREST)
+        sheet[rows, cols] = code[..., None]
+
+    return edit
 
 
 def main() -> None:

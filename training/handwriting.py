@@ -241,6 +241,7 @@ HELD_OUT_FONTS = (
 )
 
 
+@cache
 def find_font(name: str) -> Path | None:
     for base in FONT_DIRS:
         hits = sorted(base.rglob(name)) if base.is_dir() else []

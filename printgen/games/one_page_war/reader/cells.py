@@ -55,7 +55,7 @@ def even_lighting(rectified: np.ndarray) -> np.ndarray:
     return np.clip(ink * 1.1, 0, 1)
 
 
-def _crop(ink: np.ndarray, e: Element, inset: float) -> np.ndarray:
+def crop(ink: np.ndarray, e: Element, inset: float) -> np.ndarray:
     x0 = int(round((e.x + inset) * PX_PER_MM))
     y0 = int(round((e.y + inset) * PX_PER_MM))
     x1 = int(round((e.x + e.w - inset) * PX_PER_MM))
@@ -88,13 +88,13 @@ def _ranked(candidates: dict[str, float]) -> list[tuple[str, float]]:
     return sorted(candidates.items(), key=lambda kv: -kv[1])
 
 
-def square_candidates(patch: np.ndarray) -> dict[str, float]:
+def square_candidates(patch: np.ndarray, using: digits.Model | None = None) -> dict[str, float]:
     """Probabilities of what a square holds, as typed-in values ("?" for no legal reading)."""
     marks = digits.significant_ink(patch)
     row = digits.features(marks)
     if row is None:
         return {"_": 1.0}
-    p = digits.classify([row])[0]
+    p = digits.classify([row], using)[0]
     names = digits.CLASSES
     candidates: dict[str, float] = {}
     for i, name in enumerate(names):
@@ -111,7 +111,7 @@ def square_candidates(patch: np.ndarray) -> dict[str, float]:
             for m in halves
         )
         if all(r is not None for r in rows) and tall:
-            pa, pb = digits.classify([r for r in rows if r is not None])
+            pa, pb = digits.classify([r for r in rows if r is not None], using)
             # The mass the whole-patch model gave "a mark that is no single glyph" is shared
             # among the two-digit readings as the halves' model sees them.
             other = candidates.get("?", 0.0)
@@ -127,7 +127,7 @@ def square_candidates(patch: np.ndarray) -> dict[str, float]:
 
 
 def read_square(ink: np.ndarray, e: Element, threshold: float) -> Reading:
-    ranked = _ranked(square_candidates(_crop(ink, e, SQUARE_INSET_MM)))
+    ranked = _ranked(square_candidates(crop(ink, e, SQUARE_INSET_MM)))
     (top, p1), (second, p2) = ranked[0], ranked[1] if len(ranked) > 1 else ("?", 0.0)
     reading = Reading(e, top, p1, second, p2, False)
     if top == "?":
@@ -140,16 +140,21 @@ def read_square(ink: np.ndarray, e: Element, threshold: float) -> Reading:
     return reading
 
 
-def read_allies(ink: np.ndarray, e: Element, threshold: float) -> Reading:
-    marks = digits.significant_ink(_crop(ink, e, ALLIES_INSET_MM))
-    row = digits.features(marks)
+def allies_candidates(patch: np.ndarray, using: digits.Model | None = None) -> dict[str, float]:
+    """Probabilities of what an S space holds: "S", "_" (nothing) or "?" (another mark)."""
+    row = digits.features(digits.significant_ink(patch))
     if row is None:
-        return Reading(e, "empty", 1.0, "S", 0.0, False)
-    p = digits.classify([row])[0]
+        return {"_": 1.0}
+    p = digits.classify([row], using)[0]
     s = float(p[digits.CLASSES.index("S")])
     empty = float(p[digits.CLASSES.index(digits.EMPTY)])
-    other = 1.0 - s - empty
-    ranked = _ranked({"S": s, "empty": empty, "?": other})
+    return {"S": s, "_": empty, "?": max(0.0, 1.0 - s - empty)}
+
+
+def read_allies(ink: np.ndarray, e: Element, threshold: float) -> Reading:
+    candidates = allies_candidates(crop(ink, e, ALLIES_INSET_MM))
+    named = {{"_": "empty"}.get(k, k): v for k, v in candidates.items()}
+    ranked = _ranked(named) + [("?", 0.0), ("?", 0.0)]
     (top, p1), (second, p2) = ranked[0], ranked[1]
     if top == "?":
         return Reading(e, second, p2, ranked[2][0], ranked[2][1], True, "a mark that is no S")
@@ -161,7 +166,7 @@ def tick_scores(ink: np.ndarray, boxes: tuple[Element, ...]) -> list[float]:
     """Share of each tick box's inside covered by written ink."""
     scores = []
     for e in boxes:
-        patch = _crop(ink, e, TICK_INSET_MM)
+        patch = crop(ink, e, TICK_INSET_MM)
         marks = digits.significant_ink(patch)
         scores.append(float(marks.mask.mean()))
     return scores

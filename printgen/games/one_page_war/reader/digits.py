@@ -168,11 +168,12 @@ def model() -> Model:
     return load_model_file(MODEL_PATH)
 
 
-def classify(feature_rows: list[np.ndarray]) -> np.ndarray:
-    """Class probabilities (rows in CLASSES order) for each feature row."""
+def classify(feature_rows: list[np.ndarray], using: Model | None = None) -> np.ndarray:
+    """Class probabilities (rows in CLASSES order) for each feature row; the shipped model
+    unless `using` names another (training calibrates candidates that way)."""
     if not feature_rows:
         return np.zeros((0, len(CLASSES)), np.float32)
-    return model().probabilities(np.stack(feature_rows))
+    return (using or model()).probabilities(np.stack(feature_rows))
 
 
 def empty_probabilities() -> np.ndarray:

@@ -1,0 +1,134 @@
+"""Photos the reader must refuse, each with a clear error, a non-zero exit and nothing written."""
+
+from __future__ import annotations
+
+import struct
+import sys
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from printgen.cli import cli
+from printgen.games.one_page_war.reader import photo as photo_module
+from printgen.games.one_page_war.reader import read
+from printgen.games.one_page_war.reader.errors import (
+    DamagedImage,
+    ForeignSheet,
+    ImageTooLarge,
+    MarkerMissing,
+    NoSheet,
+    NotAnImage,
+    PhotoError,
+)
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import photo_corpus  # noqa: E402
+
+SMALL = (1600, 1200)
+GENTLE = photo_corpus.Shot(size=SMALL, tilt_deg=10, blur=0.4, noise=2, jpeg_quality=85, seed=7)
+
+
+def _png_header_only(path: Path, width: int, height: int) -> None:
+    """A PNG that claims a size without the pixels: enough to be measured, never decoded."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IEND", b""))
+
+
+def _score(runner: CliRunner, path: Path, tmp_path: Path) -> tuple[int, str]:
+    annotate = tmp_path / "out.png"
+    result = runner.invoke(cli, ["score", str(path), "--annotate", str(annotate)])
+    assert not annotate.exists(), "nothing is written for a refused photo"
+    return result.exit_code, result.output + (result.stderr if result.stderr_bytes else "")
+
+
+def test_not_an_image(tmp_path: Path, runner: CliRunner) -> None:
+    path = tmp_path / "notes.jpg"
+    path.write_text("game = 'one-page-war'\n")
+    with pytest.raises(NotAnImage, match="not an image"):
+        read(path)
+    code, output = _score(runner, path, tmp_path)
+    assert code == 1 and "not an image" in output
+
+
+def test_truncated_jpeg(tmp_path: Path, runner: CliRunner) -> None:
+    whole = tmp_path / "whole.jpg"
+    photo_corpus.make_photo(whole, 3, SMALL, mode="duel", shot=GENTLE)
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
+    with pytest.raises(DamagedImage, match="damaged or cut short"):
+        read(cut)
+    code, output = _score(runner, cut, tmp_path)
+    assert code == 1 and "cut short" in output
+
+
+def test_image_over_50_megapixels(tmp_path: Path, runner: CliRunner) -> None:
+    path = tmp_path / "huge.png"
+    _png_header_only(path, 8000, 7000)
+    with pytest.raises(ImageTooLarge, match="56 MP"):
+        photo_module.load_photo(path)
+    code, output = _score(runner, path, tmp_path)
+    assert code == 1 and "50 MP" in output
+
+
+def test_photo_with_no_sheet(tmp_path: Path, runner: CliRunner) -> None:
+    from PIL import Image
+
+    path = tmp_path / "table.jpg"
+    rng = np.random.default_rng(0)
+    Image.fromarray(rng.integers(60, 120, (900, 1200, 3), dtype=np.uint8)).save(path)
+    with pytest.raises(NoSheet, match="no One Page War sheet found"):
+        read(path)
+    code, output = _score(runner, path, tmp_path)
+    assert code == 1 and "retake the photo" in output
+
+
+def test_a_covered_marker_is_named(tmp_path: Path, runner: CliRunner) -> None:
+    path = tmp_path / "covered.jpg"
+    photo_corpus.make_photo(
+        path, 4, SMALL, mode="duel", shot=GENTLE, edit=photo_corpus.cover_marker(2)
+    )
+    with pytest.raises(MarkerMissing, match=r"found 3 of .* missing: bottom-right"):
+        read(path)
+    code, output = _score(runner, path, tmp_path)
+    assert code == 1 and "Uncover all four corners" in output
+
+
+@pytest.mark.parametrize(
+    ("qr", "message"),
+    [
+        ("WAR/STANDARD/1/A4/D-0000-0001", "not a One Page War sheet"),
+        ("ONE-PAGE-WAR/STANDARD/9/A4/D-0000-0001", "version 9"),
+        ("ONE-PAGE-WAR/GIANT/1/A4/D-0000-0001", "layout 'giant'"),
+    ],
+)
+def test_a_qr_code_this_reader_cannot_use(
+    qr: str, message: str, tmp_path: Path, runner: CliRunner
+) -> None:
+    path = tmp_path / "foreign.jpg"
+    photo_corpus.make_photo(
+        path,
+        5,
+        SMALL,
+        mode="duel",
+        paper=photo_corpus.Paper.A4,
+        shot=GENTLE,
+        edit=photo_corpus.replace_qr(qr),
+    )
+    with pytest.raises(ForeignSheet, match=message):
+        read(path)
+    code, output = _score(runner, path, tmp_path)
+    assert code == 1 and "type" in output
+
+
+def test_photo_errors_are_input_errors() -> None:
+    from printgen.errors import InputError
+
+    assert issubclass(PhotoError, InputError)

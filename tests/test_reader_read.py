@@ -1,0 +1,241 @@
+"""Reading photos of filled sheets: every cell right or shown as unsure, the typed-in TOML the
+referee accepts, the exit code, the annotated picture, and the rules cross-check."""
+
+from __future__ import annotations
+
+import json
+import sys
+import tomllib
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from printgen.cli import cli
+from printgen.games.one_page_war.geometry import Kind, Side, sheet_geometry
+from printgen.games.one_page_war.layout import load_layout
+from printgen.games.one_page_war.reader import read, read_photo
+from printgen.games.one_page_war.reader.cells import (
+    PX_PER_MM,
+    Reading,
+    SheetReading,
+    read_ticks,
+)
+from printgen.games.one_page_war.reader.crosscheck import cross_check
+from printgen.games.one_page_war.sheet import Mode
+from printgen.materials import PhotoOptions
+from printgen.render.units import Paper
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import photo_corpus  # noqa: E402
+
+SMALL = (1600, 1200)
+
+
+@pytest.fixture(scope="module")
+def upside_down(tmp_path_factory: pytest.TempPathFactory) -> photo_corpus.CorpusPhoto:
+    """A duel sheet photographed from the far player's side, tilted, the pixels stored turned
+    with an EXIF orientation, under a shadow, JPEG quality 60."""
+    shot = photo_corpus.Shot(
+        size=SMALL,
+        tilt_deg=30,
+        rotation_deg=185,
+        blur=0.5,
+        noise=3,
+        jpeg_quality=60,
+        shadow=0.4,
+        gradient=0.3,
+        exif_orientation=6,
+        seed=11,
+    )
+    path = tmp_path_factory.mktemp("photos") / "upside-down.jpg"
+    return photo_corpus.make_photo(path, 21, SMALL, mode="duel", paper=Paper.A4, shot=shot)
+
+
+@pytest.fixture(scope="module")
+def solo_letter(tmp_path_factory: pytest.TempPathFactory) -> photo_corpus.CorpusPhoto:
+    shot = photo_corpus.Shot(
+        size=(1200, 1600),
+        tilt_deg=20,
+        rotation_deg=95,
+        blur=0.6,
+        noise=2,
+        jpeg_quality=75,
+        shadow=0.2,
+        seed=12,
+    )
+    path = tmp_path_factory.mktemp("photos") / "solo.png"
+    return photo_corpus.make_photo(path, 22, SMALL, mode="solo", paper=Paper.LETTER, shot=shot)
+
+
+def _check_cells(photo: photo_corpus.CorpusPhoto) -> tuple[int, int]:
+    result = read(photo.path)
+    assert result.located.tag.sheet_id == photo.tag.sheet_id
+    assert result.located.tag.paper is photo.tag.paper
+    sure = 0
+    for r in result.reading.all:
+        expected = photo.truth[photo_corpus.key(r.element)]
+        assert r.value == expected or r.unsure, f"{photo_corpus.key(r.element)} read {r.value}"
+        sure += not r.unsure
+    return sure, len(result.reading.all)
+
+
+def test_upside_down_photo_with_exif_orientation(upside_down: photo_corpus.CorpusPhoto) -> None:
+    sure, cells = _check_cells(upside_down)
+    assert sure >= 0.7 * cells
+
+
+def test_solo_sheet_on_letter_paper_png(solo_letter: photo_corpus.CorpusPhoto) -> None:
+    sure, cells = _check_cells(solo_letter)
+    assert sure >= 0.7 * cells
+
+
+def test_cli_prints_the_sheet_the_referee_accepts(
+    upside_down: photo_corpus.CorpusPhoto, tmp_path: Path, runner: CliRunner
+) -> None:
+    annotate = tmp_path / "checked.png"
+    result = runner.invoke(cli, ["score", str(upside_down.path), "--annotate", str(annotate)])
+    report = read_photo(upside_down.path, PhotoOptions())
+    assert result.exit_code == report.exit_code
+    assert result.exit_code == (3 if report.unsure else 0)
+    assert report.toml in result.output
+    parsed = tomllib.loads(report.toml)
+    assert parsed == report.mapping
+    # The typed-in file scores on its own (after a person has checked the unsure cells).
+    typed = tmp_path / "sheet.toml"
+    fixed = dict(parsed)
+    fixed["arenas"] = {
+        arena: {
+            k: [upside_down.truth[("square", arena, side, i)] for i in range(len(v))]
+            if k in ("First", "Second")
+            else v
+            for k, v in table.items()
+            for side in [("first" if k == "First" else "second")]
+        }
+        for arena, table in parsed["arenas"].items()
+    }
+    for table in fixed["arenas"].values():
+        for player in ("First", "Second"):
+            table[player] = [int(v) if v.isdigit() else v for v in table[player]]
+    typed.write_text(json.dumps(fixed))
+    typed = typed.rename(tmp_path / "sheet.json")
+    assert runner.invoke(cli, ["score", str(typed)]).exit_code == 0
+    from PIL import Image
+
+    with Image.open(annotate) as image:
+        geometry = sheet_geometry("standard", Paper.A4)
+        assert image.size == (round(geometry.width * PX_PER_MM), round(geometry.height * PX_PER_MM))
+
+
+def test_json_output_lists_unsure_cells(
+    upside_down: photo_corpus.CorpusPhoto, runner: CliRunner
+) -> None:
+    result = runner.invoke(cli, ["score", "--json", str(upside_down.path)])
+    data = json.loads(result.output)
+    assert data["sheet_id"] == upside_down.tag.sheet_id
+    assert data["provisional"] == bool(data["unsure"])
+    for cell in data["unsure"]:
+        assert {"arena", "player", "index", "reading", "second"} <= set(cell)
+
+
+def test_a_mark_that_is_no_digit_makes_the_result_provisional(
+    tmp_path: Path, runner: CliRunner
+) -> None:
+    rng = np.random.default_rng(8)
+    truth = photo_corpus.random_game(rng, "duel")
+    truth[("square", "Sea", "first", 2)] = "other"  # a scribble
+    shot = photo_corpus.Shot(size=SMALL, tilt_deg=5, blur=0.4, seed=3)
+    path = tmp_path / "scribble.jpg"
+    photo_corpus.make_photo(path, 23, SMALL, mode="duel", shot=shot, truth=truth)
+    result = read(path)
+    cell = next(
+        r
+        for r in result.reading.squares
+        if photo_corpus.key(r.element) == ("square", "Sea", "first", 2)
+    )
+    assert cell.unsure
+    assert runner.invoke(cli, ["score", str(path)]).exit_code == 3
+
+
+# --- the rules cross-check and the tick boxes, on readings made up from the geometry ---------
+
+GEOMETRY = sheet_geometry("standard", Paper.A4)
+LAYOUT = load_layout("standard")
+
+
+def _sheet(values: dict[tuple[str, str, int], str] | None = None, ticks: int = 0) -> SheetReading:
+    """A clean reading: every square 3 unless given, `ticks` boxes ticked per arena and side."""
+    values = values or {}
+
+    def sure(e: object, value: str) -> Reading:
+        return Reading(e, value, 0.999, "?", 0.001, False)  # type: ignore[arg-type]
+
+    squares = tuple(
+        sure(e, values.get((e.arena or "", e.side.value if e.side else "", e.index), "3"))
+        for e in GEOMETRY.select(Kind.SQUARE)
+    )
+    tick_cells = tuple(
+        sure(e, "ticked" if e.index < ticks else "empty") for e in GEOMETRY.select(Kind.TICK)
+    )
+    allies = tuple(sure(e, "empty") for e in GEOMETRY.select(Kind.ALLIES))
+    return SheetReading(squares, tick_cells, allies)
+
+
+def _unsure(sheet: SheetReading) -> list[str]:
+    return [r.why for r in sheet.all if r.unsure]
+
+
+def test_a_legal_sheet_passes_the_cross_check() -> None:
+    assert _unsure(cross_check(_sheet(), LAYOUT, Mode.DUEL)) == []
+
+
+def test_a_number_past_six_needs_armored_support_ticks() -> None:
+    sheet = _sheet({("Air", "first", 0): "8"})
+    assert any("Armored support" in why for why in _unsure(cross_check(sheet, LAYOUT, Mode.DUEL)))
+    # Two uses of Armored support (both Land boxes ticked on both sides) allow an 8.
+    assert (
+        _unsure(cross_check(_sheet({("Air", "first", 0): "8"}, ticks=2), LAYOUT, Mode.DUEL)) == []
+    )
+
+
+def test_ticks_that_differ_between_the_sides_are_unsure() -> None:
+    sheet = _sheet()
+    ticks = tuple(
+        replace(r, value="ticked")
+        if r.element.arena == "Sea" and r.element.side is Side.FIRST and r.element.index == 0
+        else r
+        for r in sheet.ticks
+    )
+    checked = cross_check(SheetReading(sheet.squares, ticks, sheet.allies), LAYOUT, Mode.DUEL)
+    unsure = [r for r in checked.ticks if r.unsure]
+    assert {r.element.arena for r in unsure} == {"Sea"} and len(unsure) == 4
+
+
+def test_a_star_outside_solo_and_an_s_without_allies_are_unsure() -> None:
+    sheet = _sheet({("Land", "second", 1): "*"})
+    allies = tuple(replace(r, value="S") if r.element.arena == "Air" else r for r in sheet.allies)
+    checked = cross_check(SheetReading(sheet.squares, sheet.ticks, allies), LAYOUT, Mode.DUEL)
+    reasons = " | ".join(_unsure(checked))
+    assert "solo" in reasons and "Allies" in reasons
+    # In solo, the AI's star comes with a tick in that arena.
+    solo = cross_check(_sheet({("Land", "second", 1): "*"}, ticks=1), LAYOUT, Mode.SOLO)
+    assert _unsure(solo) == []
+
+
+def test_tick_boxes_are_judged_against_the_sheets_own_empty_boxes() -> None:
+    height, width = (round(GEOMETRY.height * PX_PER_MM), round(GEOMETRY.width * PX_PER_MM))
+    rng = np.random.default_rng(0)
+    ink = rng.uniform(0, 0.1, (height, width)).astype(np.float32)  # paper grain everywhere
+    boxes = GEOMETRY.select(Kind.TICK)
+    for e in boxes[:6]:  # a bold cross in the first six boxes
+        import cv2
+
+        x0, y0 = int((e.x + 1) * PX_PER_MM), int((e.y + 1) * PX_PER_MM)
+        x1, y1 = int((e.x + e.w - 1) * PX_PER_MM), int((e.y + e.h - 1) * PX_PER_MM)
+        cv2.line(ink, (x0, y0), (x1, y1), 0.8, 3)
+        cv2.line(ink, (x0, y1), (x1, y0), 0.8, 3)
+    readings = read_ticks(ink, boxes)
+    assert [r.value for r in readings] == ["ticked"] * 6 + ["empty"] * (len(boxes) - 6)
+    assert not any(r.unsure for r in readings)
