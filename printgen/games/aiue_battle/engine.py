@@ -20,6 +20,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
 
 from printgen.errors import InputError, PrintgenError
 
@@ -173,8 +174,9 @@ class Word:
     def __repr__(self) -> str:
         return f"Word.from_text({self.to_text()!r}, Alphabet.{self.alphabet.name})"
 
-    @property
+    @cached_property
     def bases(self) -> tuple[str, ...]:
+        """The board letter behind each card (cached: every attack asks every word)."""
         return tuple(self.alphabet.base(card) for card in self.cards)
 
     def positions_of(self, letter: str) -> tuple[int, ...]:
