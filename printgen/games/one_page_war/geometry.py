@@ -15,6 +15,7 @@ API (stable; the photo reader builds on it)
     SheetGeometry.find(kind, arena=None, side=None, index=0) -> Element
     SheetGeometry.select(kind, arena=None, side=None) -> tuple[Element, ...]
     SheetGeometry.arena_frame(arena) -> Rect             the outline around an arena's column
+    SheetGeometry.width, .height, .paper, .layout_name, .layout_version, .arenas (ArenaSpec)
     SheetGeometry.to_json() -> dict                      what `printgen layout --json` prints
     layout_json(name, paper) -> dict                     GAME.layout
     Element(kind, arena, side, index, x, y, w, h)        .rect, .centre, .upside_down, .to_json()
