@@ -158,6 +158,22 @@ def test_skips_powers_with_no_boxes_left() -> None:
     assert star.hand.combination is Combination.THREE_OF_A_KIND
 
 
+def test_a_star_without_written_ticks_counts_as_one_tick() -> None:
+    """Politics has one box: the AI's star there shows it was used, so nothing is left to tick."""
+    sheet = solo_sheet(
+        {"Land": [1, 1, 1, 1], "Air": [2, 2, 2], "Sea": [1, E, E, E, E]},
+        {
+            "Politics": [3, "*", 4],
+            "Land": [2, 3, E, E],
+            "Sea": [4, E, E, E, E],
+            "Espionage": [5, E, E, E],
+        },
+    )
+    assert sheet.arena("Politics").boxes_left == 0
+    turn = ai_turn(sheet, 1, "Air")
+    assert (turn.arena, turn.tick, turn.star) == ("Land", None, None)
+
+
 def test_no_tick_while_no_arena_is_full() -> None:
     sheet = solo_sheet({"Land": [1, E, E, E]}, {})
     turn = ai_turn(sheet, 3, "Land")

@@ -112,7 +112,10 @@ class Side:
 
     @property
     def uses(self) -> int:
-        return self.ticks or 0
+        if self.ticks is not None:
+            return self.ticks
+        # Ticks not written down: a solo AI's star still shows it ticked here once.
+        return 1 if self.has_star else 0
 
 
 @dataclass(frozen=True)
@@ -495,7 +498,7 @@ class _Reader:
                 self.malformed(f"{at}: no squares for {player}")
                 continue
             ai_side = mode is Mode.SOLO and i == 1
-            side = self.side(data[player], spec, player, mode, ai_side, at)
+            side = self.side(data[player], spec, player, mode, ai_side, where)
             if side is not None:
                 sides.append(replace(side, ticks=None if ticks is None else ticks[player]))
         if len(sides) != 2:
@@ -539,8 +542,9 @@ class _Reader:
         return counts
 
     def side(
-        self, value: object, spec: ArenaSpec, player: str, mode: Mode, ai_side: bool, at: str
+        self, value: object, spec: ArenaSpec, player: str, mode: Mode, ai_side: bool, where: str
     ) -> Side | None:
+        at = f"{where}arena {spec.name}"
         if not isinstance(value, list):
             self.malformed(f"{at}, {player}: {value!r} should be a list of {spec.squares} squares")
             return None
@@ -561,7 +565,7 @@ class _Reader:
             problem = square_problem(raw, mode, ai_side)
             square = _as_square(raw)
             if problem is not None:
-                (self.malformed if square is None else self.illegal)(f"{_at(at, ref)}: {problem}")
+                (self.malformed if square is None else self.illegal)(f"{where}{ref}: {problem}")
                 square = Mark.EMPTY if square is None else square
             assert square is not None
             squares.append(square)
@@ -582,7 +586,7 @@ class _Reader:
                     f"{at}, {side.player}: a star beside empty squares; the AI stars an arena "
                     "only once it has filled it"
                 )
-            if side.uses and not side.is_full:
+            if side.ticks and not side.is_full:
                 self.illegal(
                     f"{at}: {side.player} ticked this arena's power with squares still empty; "
                     "a power opens only once its arena is filled"
@@ -700,10 +704,6 @@ class _Reader:
             for player in team.players:
                 if player not in seen:
                     self.malformed(f"team {team.name}: {player} has no sheet")
-
-
-def _at(at: str, ref: SquareRef) -> str:
-    return f"{at.removesuffix(f'arena {ref.arena}')}{ref}"
 
 
 def find_problems(data: Mapping[str, Any], source: str = "") -> tuple[Problem, ...]:
