@@ -23,6 +23,7 @@ from printgen.games.one_page_war.sheet import (
     find_problems,
     parse_sheet,
     square_problem,
+    tick_limit,
 )
 from printgen.materials import ScoreOptions
 
@@ -447,6 +448,21 @@ def test_find_problems_lists_everything_without_raising() -> None:
     assert str(problems[0]) == "photo: arena Land, Ann's square 2 is empty"
     bad = find_problems(duel(Air={"Ann": [1, -1, 3], "Ben": [9, 2, "*"]}))
     assert [p.kind for p in bad] == [ProblemKind.ILLEGAL, ProblemKind.ILLEGAL]
+
+
+def test_find_problems_lists_empty_squares_beside_other_problems() -> None:
+    data = duel(
+        Land={"Ann": [3, "_", 3, 1], "Ben": [1, 1, "_", 5]},
+        Air={"Ann": [1, 2, -3], "Ben": [1, 2, 3]},
+    )
+    kinds = [p.kind for p in find_problems(data)]
+    assert kinds.count(ProblemKind.ILLEGAL) == 1 and kinds.count(ProblemKind.EMPTY) == 2
+
+
+def test_tick_limit() -> None:
+    land = LAYOUT.arena("Land")
+    assert tick_limit(land, [1, 2, 3, Mark.EMPTY]) == 0
+    assert tick_limit(land, [1, 2, 3, 4]) == land.ticks
 
 
 def test_square_problem() -> None:

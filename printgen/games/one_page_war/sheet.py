@@ -11,7 +11,8 @@ The API the referee, the solo AI and the photo reader share:
 - `find_problems(mapping, source="") -> tuple[Problem, ...]`: the same checks, returned instead
   of raised, empty squares included as `ProblemKind.EMPTY`; for the photo reader's cross-check.
 - `square_problem(value, mode=..., ai_side=...) -> str | None`: why a single square value is
-  impossible (None if it is possible); `SOLO_AI_NUMBERS` is what the solo AI can ever hold.
+  impossible (None if it is possible); `SOLO_AI_NUMBERS` is what the solo AI can ever hold;
+  `tick_limit(spec, squares)`: the most ticks a side can show in an arena.
 - `Sheet` (duel or solo) and `TeamGame` (several duel sheets): frozen, in layout order.
   `Sheet.to_toml()` / `Sheet.to_mapping()` write it back; `Sheet.with_square(...)`,
   `Sheet.with_ticks(...)`, `Sheet.with_allies(...)` return changed copies (the solo AI uses them).
@@ -334,6 +335,12 @@ def square_problem(value: object, mode: Mode = Mode.DUEL, ai_side: bool = False)
             f"(the die plus one) and never changes a number, so {square} cannot be on its side"
         )
     return None
+
+
+def tick_limit(spec: ArenaSpec, squares: Sequence[Square]) -> int:
+    """The most power uses a side can show in an arena: none until it is filled, then at most
+    the arena's boxes (shared with the other side: see `Arena.boxes_left`)."""
+    return spec.ticks if Mark.EMPTY not in squares else 0
 
 
 def _as_square(value: object) -> Square | None:
@@ -711,7 +718,7 @@ def find_problems(data: Mapping[str, Any], source: str = "") -> tuple[Problem, .
     reader = _Reader(source)
     parsed = reader.document(data)
     problems = list(reader.problems)
-    if parsed is not None and not problems:
+    if parsed is not None:
         problems.extend(
             Problem(ProblemKind.EMPTY, reader.where(f"{ref} is empty"))
             for ref in parsed.empty_squares()
