@@ -28,10 +28,12 @@ def random_sheet(rng: random.Random) -> dict[str, Any]:
     arenas: dict[str, Any] = {}
     for spec in layout.arenas:
         human = [rng.randint(1, 6) for _ in range(spec.squares)]
-        other = [rng.randint(2, 7) if solo else rng.randint(1, 6) for _ in range(spec.squares)]
+        other: list[int | str] = [
+            rng.randint(2, 7) if solo else rng.randint(1, 6) for _ in range(spec.squares)
+        ]
         arena: dict[str, Any] = {players[0]: human, players[1]: other}
         if solo and rng.random() < 0.4:
-            other[rng.randrange(spec.squares)] = "*"  # type: ignore[call-overload]
+            other[rng.randrange(spec.squares)] = "*"
             arena["ticks"] = {"AI": 1}
         arenas[spec.name] = arena
     if not solo and rng.random() < 0.4:

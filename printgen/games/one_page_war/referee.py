@@ -121,11 +121,11 @@ class SheetReport:
             standing = f"{first} {won[first]}, {second} {won[second]}{ties}"
             lead = f"{self.leader} leads" if self.leader else "level"
             if self.sheet.mode is Mode.SOLO and won[first] == won[second]:
-                lead = f"level, which the AI {second} would win"
+                lead = f"level, which {second} (the AI) would win"
             return f"unfinished: {lead}; arenas so far {standing}; open: {opened}"
         if high == low:
             if self.sheet.mode is Mode.SOLO:
-                return f"the AI {second} wins: {high} arenas each{ties}, and the AI wins draws"
+                return f"{second} (the AI) wins: {high} arenas each{ties}, and the AI wins draws"
             return f"a draw: {high} arenas each{ties}"
         return f"{self.leader} wins, {high} arenas to {low}{ties}"
 
