@@ -174,22 +174,25 @@ def _routes(app: Flask, settings: Settings) -> None:
 
     @app.post("/photo/correct")
     def photo_correct() -> tuple[str, int]:
+        given = request.form.get("kept", "")
+        kept = given if KEPT_NAME.match(given) else None
+        partial = "partial" in request.form
         try:
+            view = photo.corrected_view(request.form)
             sheet = photo.corrected_sheet(request.form)
-            report = score_document(sheet, "the corrected photo", "partial" in request.form)
         except PrintgenError as error:
             return render_template("error.html", status=UNPROCESSABLE, message=str(error)), (
                 UNPROCESSABLE
             )
-        view = photo.photo_view(report, sheet)
-        return render_template(
-            "photo_result.html",
-            result=_result_view(report),
-            photo=view,
-            image=None,
-            kept=request.form.get("kept") or None,
-            partial="partial" in request.form,
-        ), 200
+        page = {"photo": view, "image": None, "kept": kept, "partial": partial}
+        try:
+            report = score_document(sheet, "the corrected sheet", partial)
+        except PrintgenError as error:
+            # Show the fields again so the slip can be put right.
+            return render_template(
+                "photo_result.html", result=None, error=str(error), **page
+            ), UNPROCESSABLE
+        return render_template("photo_result.html", result=_result_view(report), **page), 200
 
     @app.get("/kept/<key>/<filename>")
     def kept(key: str, filename: str) -> Response:
@@ -257,7 +260,7 @@ def _score_photo(
     except PrintgenError as error:
         message = str(error).replace(f"{folder}/", "")
         return render_template("photo.html", error=message), UNPROCESSABLE
-    view = photo.photo_view(report, None)
+    view = photo.photo_view(report)
     image = _data_url(annotated) if annotated.is_file() else None
     kept = None
     if keep:

@@ -17,7 +17,7 @@ import copy
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from printgen.errors import InputError
@@ -37,6 +37,7 @@ class UnsureCell:
     square: int  # 1-based, as the referee's messages count
     reading: str
     second: str
+    value: str  # what the field holds: the likeliest reading, or the player's correction
 
     @property
     def field(self) -> str:
@@ -56,9 +57,12 @@ class UnsureCell:
         return f"{self.arena}, {self.player}, {noun} {self.square}"
 
     @property
-    def value(self) -> str:
-        """The likeliest reading, as the field first shows it."""
-        return "" if self.reading == "_" else self.reading
+    def read_as(self) -> str:
+        """The reader's two likeliest readings, in words."""
+        return f"read as {_said(self.reading)}, else {_said(self.second)}"
+
+    def to_json(self) -> list[Any]:
+        return [self.kind, self.arena, self.player, self.square, self.reading, self.second]
 
 
 @dataclass(frozen=True)
@@ -66,35 +70,62 @@ class PhotoView:
     sheet_json: str  # the sheet as read, carried by the correction form
     unsure: tuple[UnsureCell, ...]
     advice: tuple[str, ...]
+    corrected: bool
 
     @property
     def to_correct(self) -> tuple[UnsureCell, ...]:
         return tuple(cell for cell in self.unsure if cell.editable)
 
+    @property
+    def unsure_json(self) -> str:
+        return json.dumps([cell.to_json() for cell in self.unsure], ensure_ascii=False)
 
-def photo_view(report: ScoreReport, sheet: Mapping[str, Any] | None) -> PhotoView:
-    """`sheet` given: a corrected sheet, nothing left unsure. Otherwise what the reader found."""
+
+def photo_view(report: ScoreReport) -> PhotoView:
+    """What the reader found: the sheet as read and its unsure cells."""
     data = report.to_json()
-    if sheet is not None:
-        return PhotoView(json.dumps(sheet, ensure_ascii=False), (), ())
     found = data.get("sheet")
     unsure = tuple(_unsure_cell(entry) for entry in data.get("unsure") or ())
     return PhotoView(
         json.dumps(found if isinstance(found, dict) else {}, ensure_ascii=False),
         unsure,
         tuple(str(a) for a in data.get("advice") or ()),
+        corrected=False,
+    )
+
+
+def corrected_view(form: Mapping[str, str]) -> PhotoView:
+    """The same cells again after a correction, each showing what the player gave, so that a
+    slip can be corrected in turn."""
+    try:
+        listed = json.loads(form.get("unsure", "[]"))
+        cells = tuple(
+            UnsureCell(str(k), str(a), None if p is None else str(p), int(n), str(r), str(s), "")
+            for k, a, p, n, r, s in listed
+        )
+    except (json.JSONDecodeError, TypeError, ValueError):
+        raise InputError("the form lost the cells it was showing; take the photo again") from None
+    cells = tuple(replace(cell, value=form.get(cell.field, cell.value)) for cell in cells)
+    return PhotoView(form.get("sheet", "{}"), cells, (), corrected=True)
+
+
+def _said(reading: str) -> str:
+    return {"_": "empty", "?": "another mark", "empty": "empty", "ticked": "ticked"}.get(
+        reading, reading
     )
 
 
 def _unsure_cell(entry: Mapping[str, Any]) -> UnsureCell:
     player = entry.get("player")
+    reading = str(entry.get("reading", ""))
     return UnsureCell(
         kind=str(entry.get("kind", "square")),
         arena=str(entry.get("arena", "")),
         player=None if player is None else str(player),
         square=int(entry.get("index", 0)) + 1,
-        reading=str(entry.get("reading", "")),
+        reading=reading,
         second=str(entry.get("second", "")),
+        value="" if reading in {"_", "empty"} else reading,
     )
 
 

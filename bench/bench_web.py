@@ -1,0 +1,152 @@
+"""`printgen serve` under load: 20 phones upload a 12 MP photo of a sheet at the same moment.
+
+Starts `printgen serve` on 127.0.0.1 in its own process (as a player would), sends the 20
+uploads at once from 20 threads, and while they are being read asks for the start page now and
+then, to show that a queue of photos does not hold up the other pages. Prints how many uploads
+were answered and how (none may be lost), and the median and worst latency of each.
+
+    python bench/bench_web.py [--uploads 20] [--photos 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+HOST = "127.0.0.1"
+SIZE = (4032, 3024)  # 12 MP
+TIMEOUT = 600.0  # seconds; a request slower than this counts as lost
+
+
+def make_photos(folder: Path, count: int) -> list[bytes]:
+    import photo_corpus as corpus
+
+    photos = []
+    for seed in range(count):
+        path = folder / f"sheet-{seed}.jpg"
+        corpus.make_photo(path, seed=2000 + seed, size=SIZE)
+        photos.append(path.read_bytes())
+    return photos
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return int(probe.getsockname()[1])
+
+
+def start_server(port: int) -> subprocess.Popen[bytes]:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "printgen", "serve", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection((HOST, port), timeout=1):
+                return server
+        except OSError:
+            time.sleep(0.2)
+    server.kill()
+    raise SystemExit("printgen serve did not start within 60 s")
+
+
+def upload(port: int, photo: bytes, name: str) -> tuple[int, float]:
+    boundary = "printgen-bench-boundary"
+    head = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; filename="{name}"\r\n'
+        "Content-Type: image/jpeg\r\n\r\n"
+    ).encode()
+    body = head + photo + f"\r\n--{boundary}--\r\n".encode()
+    start = time.perf_counter()
+    connection = http.client.HTTPConnection(HOST, port, timeout=TIMEOUT)
+    try:
+        connection.request(
+            "POST", "/photo", body, {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+        )
+        response = connection.getresponse()
+        response.read()
+        return response.status, time.perf_counter() - start
+    except OSError:
+        return 0, time.perf_counter() - start
+    finally:
+        connection.close()
+
+
+def get(port: int, path: str) -> tuple[int, float]:
+    start = time.perf_counter()
+    connection = http.client.HTTPConnection(HOST, port, timeout=TIMEOUT)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        response.read()
+        return response.status, time.perf_counter() - start
+    finally:
+        connection.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--uploads", type=int, default=20)
+    parser.add_argument("--photos", type=int, default=4, help="distinct photos, sent in turn")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as folder:
+        start = time.perf_counter()
+        photos = make_photos(Path(folder), args.photos)
+        sizes = ", ".join(f"{len(p) / 1e6:.1f}" for p in photos)
+        print(f"made {len(photos)} photos of {SIZE[0]} x {SIZE[1]} ({sizes} MB) in "
+              f"{time.perf_counter() - start:.0f} s")  # fmt: skip
+
+    port = free_port()
+    server = start_server(port)
+    try:
+        results: list[tuple[int, float]] = [(0, 0.0)] * args.uploads
+        gets: list[tuple[int, float]] = []
+
+        def send(i: int) -> None:
+            results[i] = upload(port, photos[i % len(photos)], f"phone-{i}.jpg")
+
+        threads = [threading.Thread(target=send, args=(i,)) for i in range(args.uploads)]
+        start = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        while any(t.is_alive() for t in threads):
+            gets.append(get(port, "/"))
+            time.sleep(0.5)
+        for thread in threads:
+            thread.join()
+        wall = time.perf_counter() - start
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+    statuses = Counter(status for status, _ in results)
+    latencies = [seconds for _, seconds in results]
+    page_latencies = [seconds for _, seconds in gets]
+    print(f"{args.uploads} concurrent uploads of 12 MP photos, all done in {wall:.1f} s")
+    print(f"  answers: {dict(sorted(statuses.items()))} (0 = lost: no answer)")
+    print(f"  upload latency: median {statistics.median(latencies):.2f} s, "
+          f"worst {max(latencies):.2f} s")  # fmt: skip
+    print(f"  start page during the load ({len(gets)} requests): median "
+          f"{statistics.median(page_latencies) * 1000:.0f} ms, worst "
+          f"{max(page_latencies) * 1000:.0f} ms")  # fmt: skip
+    if statuses.get(0):
+        raise SystemExit(f"{statuses[0]} uploads were lost")
+
+
+if __name__ == "__main__":
+    main()
