@@ -174,6 +174,18 @@ def test_a_star_without_written_ticks_counts_as_one_tick() -> None:
     assert (turn.arena, turn.tick, turn.star) == ("Land", None, None)
 
 
+def test_a_newly_opened_power_further_left_is_ticked_first() -> None:
+    """Ruling: the leftmost open power with boxes left, even while another is still being ticked."""
+    sheet = solo_sheet(
+        {"Land": [1, 1, 1, 1], "Air": [2, 2, 2], "Sea": [1, 1, E, E, E]},
+        {"Sea": [2, 3, "*", 5, 6], "Land": [4, 4, 3, E]},
+        ticks={"Sea": {"AI": 1}},
+    )
+    turn = ai_turn(sheet, 3, "Air")  # writes 4 into Land, filling it
+    assert (turn.arena, turn.tick) == ("Land", "Land")
+    assert turn.star is not None and turn.star.arena == "Land"
+
+
 def test_no_tick_while_no_arena_is_full() -> None:
     sheet = solo_sheet({"Land": [1, E, E, E]}, {})
     turn = ai_turn(sheet, 3, "Land")
