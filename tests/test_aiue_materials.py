@@ -337,3 +337,36 @@ def test_only_shipped_fonts_embedded_as_subsets(pdfs, name: str) -> None:  # typ
     fonts = embedded_fonts(pdfs[(name, Paper.A4)])
     assert fonts and all(fonts.values()), fonts
     assert all(font[7] == "+" and ("DejaVu" in font or "IPAex" in font) for font in fonts)
+
+
+def test_patterns_cover_the_whole_back_and_face_band(pdfs) -> None:  # type: ignore[no-untyped-def]
+    # Told apart without hue: each colour's pattern must show across the back and at both ends
+    # of the face's name band, not only where the drawing happened to start.
+    dpi = 60
+    pdf = pdfs[("aiue-cards", Paper.A4)]
+    slot = geo.card_sheet(LAYOUT, Paper.A4).slots[5]
+    height_mm = Paper.A4.size.height_mm
+    band = LAYOUT.cards.name_band
+
+    def spread(x1: float, y1: float, x2: float, y2: float, image: np.ndarray) -> float:
+        rows = slice(int((height_mm - y2) / 25.4 * dpi), int((height_mm - y1) / 25.4 * dpi))
+        cols = slice(int(x1 / 25.4 * dpi), int(x2 / 25.4 * dpi))
+        return float(image[rows, cols].astype(float).std(axis=(0, 1)).max())  # per channel
+
+    for page, colour in enumerate(LAYOUT.cards.colours):
+        image = render_page(pdf, page, dpi)
+        back, face = slot.back, slot.face
+        # Kept 1.5 mm clear of the cut and fold lines, and of the label in the band's middle.
+        areas = {
+            "back, far corner": (back.right - 11, back.top - 11, back.right - 1.5, back.top - 1.5),
+            "back, near corner": (back.x + 1.5, back.y + 1.5, back.x + 11, back.y + 11),
+            "band, left end": (face.x + 1.5, face.y + 1.5, face.x + 9, face.y + band - 1.5),
+            "band, right end": (
+                face.right - 9,
+                face.y + 1.5,
+                face.right - 1.5,
+                face.y + band - 1.5,
+            ),
+        }
+        for where, (x1, y1, x2, y2) in areas.items():
+            assert spread(x1, y1, x2, y2, image) > 10, f"{colour.name}: no pattern at {where}"

@@ -227,8 +227,9 @@ def _draw_kana_side(canvas: Canvas, side: BoardSide, layout: Layout) -> None:
 
 KANA_KEY = (
     "Marked kana (が, ぱ) and small kana (っ, ゃ): call the plain letter. "
+    "A call of は turns every は, ば and ぱ card.",
     "が ざ だ ば ゔ → か さ た は う · ぱ → は · ぁ ぃ ぅ ぇ ぉ → あ い う え お · "
-    "っ → つ · ゃ ゅ ょ ゎ → や ゆ よ わ. A call of は turns every は, ば and ぱ card.",
+    "っ → つ · ゃ ゅ ょ ゎ → や ゆ よ わ",
     "ー, the long vowel mark, is a letter of its own: call it like any other. "
     "濁音・半濁音・小さい字は元の字で呼ぶ。「ー」は一字として呼ぶ。",
 )
@@ -346,10 +347,12 @@ def _pattern(canvas: Canvas, rect: Rect, colour: CardColour) -> None:
             path.rect(mm(rect.x), mm(rect.y + j * step), mm(rect.width), mm(1.0))
         filled = True
     elif colour.pattern == "diagonals":
-        for j in range(-across, down + 1):
+        # Lines at 45 degrees, long enough to cross the whole rectangle from below its corner.
+        reach = rect.width + rect.height
+        for j in range(-int(reach // step) - 1, down + 1):
             y = rect.y + j * step
             path.moveTo(mm(rect.x), mm(y))
-            path.lineTo(mm(rect.x + 2 * rect.height), mm(y + 2 * rect.height))
+            path.lineTo(mm(rect.x + reach), mm(y + reach))
     elif colour.pattern == "dots":
         # Small squares read as dots at this size and cost far less to draw than circles.
         dot = 1.6
