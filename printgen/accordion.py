@@ -25,7 +25,7 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, P
 from printgen.errors import FitError, InputError, LayoutError
 from printgen.materials import BuildOptions, Material, Progress
 from printgen.paths import LAYOUTS_DIR, SEEDS_DIR
-from printgen.render.fonts import register_fonts
+from printgen.render.fonts import fallback_runs, register_fonts
 from printgen.render.marks import fold_line, scale_bar, tear_line
 from printgen.render.pdf import PdfMeta, apply_document_settings
 from printgen.render.text import Anchor, Box, draw_in_box, draw_text, paragraph, plain_text
@@ -38,6 +38,8 @@ FOLD_LABEL = "▲ FOLD ▼"
 TEAR_LABEL = "FOLD & TEAR"
 # Printers cannot print right at the edge: the card's top and left edges stay this clear.
 EDGE_CLEAR_MM = 5.0
+# Spare paper to the card's right: the FOLD & TEAR label and the sheet's own margin.
+TEAR_ROOM_MM = SAFE_MARGIN_MM + 4.0
 
 
 @dataclass(frozen=True)
@@ -69,15 +71,12 @@ class CardGeometry:
         y = self.page.height_mm - self.panel_height + self.padding
         return Box(mm(x), mm(y), mm(width), mm(height))
 
-    def check(self) -> None:
-        if self.panels < 1:
-            raise InputError(f"--panels must be 1 or more, not {self.panels}")
-        spare = self.page.width_mm - self.width
-        if spare < SAFE_MARGIN_MM + 4:
+    def check(self, min_panel_width: float) -> None:
+        if self.panel_width < min_panel_width:
             raise InputError(
-                f"{self.panels} panels of {self.panel_width:g} mm make a card {self.width:g} mm "
-                f"wide, but the sheet is {self.page.width_mm:g} mm wide and the FOLD & TEAR "
-                f"label needs {SAFE_MARGIN_MM + 4:g} mm beside it: use fewer panels"
+                f"{self.panels} panels would each be {self.panel_width:.1f} mm wide on a "
+                f"{self.page.width_mm:g} mm sheet (the FOLD & TEAR label needs {TEAR_ROOM_MM:g} mm "
+                f"beside the card), narrower than {min_panel_width:g} mm: use fewer panels"
             )
         if self.page.height_mm - self.panel_height < self.overrun + 40:
             raise LayoutError(
@@ -105,6 +104,8 @@ class CardLayout:
 
 
 def load_card_layout(paper: Paper, panels: int | None, large_print: bool) -> CardLayout:
+    if panels is not None and panels < 1:
+        raise InputError(f"--panels must be 1 or more, not {panels}")
     try:
         data = tomllib.loads(LAYOUT_FILE.read_text(encoding="utf-8"))
         card, text, spare = data["card"], dict(data["text"]), data["spare"]
@@ -113,10 +114,15 @@ def load_card_layout(paper: Paper, panels: int | None, large_print: bool) -> Car
             big = data["large_print"]
             panel_height = float(big["panel_height_mm"])
             text["body_size"], text["min_body_size"] = big["body_size"], big["min_body_size"]
+        page = paper.size.landscape()
+        count = int(card["panels"]) if panels is None else panels
+        # Many panels narrow to share the sheet's width; the layout's width is the widest.
+        width = min(float(card["panel_width_mm"]), (page.width_mm - TEAR_ROOM_MM) / count)
+        min_width = float(card["min_panel_width_mm"])
         geometry = CardGeometry(
-            page=paper.size.landscape(),
-            panels=int(card["panels"]) if panels is None else panels,
-            panel_width=float(card["panel_width_mm"]),
+            page=page,
+            panels=count,
+            panel_width=width,
             panel_height=panel_height,
             padding=float(card["padding_mm"]),
             edge_padding=float(card["edge_padding_mm"]),
@@ -135,7 +141,7 @@ def load_card_layout(paper: Paper, panels: int | None, large_print: bool) -> Car
         )
     except (KeyError, TypeError, ValueError, tomllib.TOMLDecodeError) as error:
         raise LayoutError(f"{LAYOUT_FILE}: missing or malformed value: {error}") from None
-    geometry.check()
+    geometry.check(min_width)
     return CardLayout(geometry, style, spare)
 
 
@@ -150,12 +156,24 @@ def card_markup(rules: RulesText) -> ET.Element:
     return ET.fromstring(env.get_template(TEMPLATE).render(rules=rules))
 
 
-def _inner_markup(element: ET.Element) -> str:
-    """An element's content as ReportLab paragraph markup (<b>, <i>, escaped text)."""
-    parts = [escape(element.text or "", quote=False)]
+def _inner_markup(element: ET.Element, font: str) -> str:
+    """An element's content as ReportLab paragraph markup: <b> and <i> kept, text escaped, and
+    runs the body font lacks (kana) set in the shipped kana face."""
+    parts = [_text_markup(element.text or "", font)]
     for child in element:
-        parts.append(ET.tostring(child, encoding="unicode"))
+        if child.tag not in ("b", "i"):
+            raise LayoutError(f"{TEMPLATE}: unknown inline element <{child.tag}>")
+        inner = _inner_markup(child, font)
+        parts.append(f"<{child.tag}>{inner}</{child.tag}>")
+        parts.append(_text_markup(child.tail or "", font))
     return "".join(parts)
+
+
+def _text_markup(text: str, font: str) -> str:
+    return "".join(
+        escape(run, quote=False) if face == font else f'<font face="{face}">{escape(run)}</font>'
+        for run, face in fallback_runs(text, font)
+    )
 
 
 def card_story(root: ET.Element, style: TextStyle, body_size: float, where: str) -> list[Flowable]:
@@ -195,7 +213,7 @@ def card_story(root: ET.Element, style: TextStyle, body_size: float, where: str)
     for element in root:
         if element.tag not in styles:
             raise LayoutError(f"{TEMPLATE}: unknown element <{element.tag}>")
-        markup = _inner_markup(element)
+        markup = _inner_markup(element, styles[element.tag].fontName)
         para_style = styles[element.tag]
         place = f"{where}: {element.tag} {plain_text(markup)[:40]!r}"
         story.append(

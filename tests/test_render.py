@@ -62,6 +62,7 @@ def test_write_atomic_replaces_and_never_leaves_half_files(tmp_path: Path) -> No
     write_atomic(target, b"one")
     write_atomic(target, b"two")
     assert target.read_bytes() == b"two"
+    assert target.stat().st_mode & 0o044 == 0o044, "others can read a built file"
 
     with pytest.raises(TypeError):
         write_atomic(target, None)  # type: ignore[arg-type]

@@ -207,10 +207,18 @@ def test_a_source_too_long_names_the_panel_and_the_overflow(tmp_path: Path) -> N
         build_card(BuildOptions(rules=source))
 
 
-def test_a_character_the_font_lacks_is_named(tmp_path: Path) -> None:
-    source = write_source(tmp_path, "## Kana\n\n- The word あ is not in this font.")
-    with pytest.raises(MissingGlyphError, match="U\\+3042"):
+def test_a_character_no_shipped_font_has_is_named(tmp_path: Path) -> None:
+    source = write_source(tmp_path, "## Music\n\n- The clef 𝄞 is in no shipped font.")
+    with pytest.raises(MissingGlyphError, match=r"U\+1D11E MUSICAL SYMBOL G CLEF"):
         build_card(BuildOptions(rules=source))
+
+
+def test_kana_in_a_rules_source_prints_in_the_kana_face(tmp_path: Path) -> None:
+    source = write_source(tmp_path, "## Kana\n\n- The word **あいうえお** means vowels.")
+    pdf = build_card(BuildOptions(rules=source))
+    kana = [r for r in text_runs(pdf) if "あいうえお" in r.text]
+    assert kana and all("IPAexGothic" in r.font for r in kana)
+    assert "means vowels" in " ".join(page_text(pdf).split())
 
 
 def test_a_source_without_a_title_is_an_error(tmp_path: Path) -> None:
@@ -227,8 +235,15 @@ def test_generic_card_with_other_panel_counts(tmp_path: Path) -> None:
     pdf = build_card(BuildOptions(rules=WAR, panels=3, large_print=False, paper=Paper.A4))
     dashed = [s for s in segments(pdf) if s.dashed and abs(s.x1_mm - s.x2_mm) < 1e-6]
     assert sorted(s.x1_mm for s in dashed) == pytest.approx([63.5, 127.0, 190.5], abs=0.2)
-    with pytest.raises(InputError, match="5 panels"):
-        build_card(BuildOptions(rules=WAR, panels=5))
+    # More panels than fit at 63.5 mm share the sheet's width, down to 40 mm each.
+    five = build_card(BuildOptions(rules=WAR, panels=5, paper=Paper.LETTER))
+    folds = sorted(s.x1_mm for s in segments(five) if s.dashed and abs(s.x1_mm - s.x2_mm) < 1e-6)
+    step = (279.4 - 10.0) / 5
+    assert folds == pytest.approx([step * k for k in range(1, 6)], abs=0.2)
+    with pytest.raises(InputError, match="8 panels would each be 35.9 mm wide"):
+        build_card(BuildOptions(rules=WAR, panels=8))
+    with pytest.raises(InputError, match="--panels must be 1 or more"):
+        build_card(BuildOptions(rules=WAR, panels=0))
 
 
 def test_cli_builds_and_lists(runner, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -86,5 +86,19 @@ def check_glyphs(text: str, font_name: str, where: str) -> None:
         )
 
 
+def fallback_runs(text: str, font_name: str, fallback: str = KANA.name) -> list[tuple[str, str]]:
+    """Split `text` into runs of (text, font): characters `font_name` lacks but `fallback` has
+    go to the fallback face. What neither has stays with `font_name`, for check_glyphs to name."""
+    primary, spare = _coverage(font_name), _coverage(fallback)
+    runs: list[tuple[str, str]] = []
+    for ch in text:
+        face = fallback if ord(ch) not in primary and ord(ch) in spare else font_name
+        if runs and runs[-1][1] == face:
+            runs[-1] = (runs[-1][0] + ch, face)
+        else:
+            runs.append((ch, face))
+    return runs
+
+
 def bold_of(font_name: str) -> str:
     return _BOLD_OF.get(font_name, font_name)

@@ -87,15 +87,38 @@ def plain_text(markup: str) -> str:
 def paragraph(
     markup: str, style: ParagraphStyle, where: str, bullet: str | None = None
 ) -> Paragraph:
-    """A ReportLab paragraph whose characters are checked against the style's fonts."""
+    """A ReportLab paragraph whose characters are each checked against the face that draws them
+    (the style's font, its bold for <b>, or a <font face="..."> run)."""
     register_fonts()
     if bullet is not None:
         check_glyphs(bullet, style.bulletFontName, where)
-    text = plain_text(markup)
-    check_glyphs(text, style.fontName, where)
-    if "<b>" in markup:
-        check_glyphs(text, bold_of(style.fontName), where)
+    for text, face in _face_runs(markup, style.fontName):
+        check_glyphs(text, face, where)
     return Paragraph(markup, style, bulletText=bullet)
+
+
+_MARKUP = re.compile(r"<(/?)(\w+)([^>]*)>|([^<]+)")
+_FACE = re.compile(r"""(?:face|name)\s*=\s*["']([^"']+)["']""")
+
+
+def _face_runs(markup: str, font: str) -> list[tuple[str, str]]:
+    faces: list[str | None] = []
+    bold = 0
+    runs = []
+    for match in _MARKUP.finditer(markup):
+        closing, tag, attributes, text = match.groups()
+        if text is not None:
+            face = next((f for f in reversed(faces) if f), None)
+            runs.append((unescape(text), face or (bold_of(font) if bold else font)))
+        elif tag == "b":
+            bold += -1 if closing else 1
+        elif tag == "font":
+            if closing:
+                faces.pop()
+            else:
+                found = _FACE.search(attributes)
+                faces.append(found.group(1) if found else None)
+    return runs
 
 
 @dataclass(frozen=True)
