@@ -475,3 +475,46 @@ def test_with_the_token_every_link_and_form_carries_it(guarded: FlaskClient) -> 
     scored = guarded.post(action.group(1).replace("&amp;", "&"), data={"text": DUEL.read_text()})
     assert scored.status_code == 200
     assert text_of(scored.text, "winner") == "Ann"
+
+
+# --- a real photo, read by the One Page War reader ----------------------------------------
+
+
+@pytest.fixture(scope="module")
+def sheet_photo(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    import photo_corpus as corpus
+
+    shot = corpus.Shot(size=(1600, 1200), tilt_deg=8, blur=0.4, noise=2, jpeg_quality=90, seed=11)
+    path = tmp_path_factory.mktemp("photo") / "sheet.jpg"
+    corpus.make_photo(path, seed=11, mode="duel", shot=shot)
+    return path.read_bytes()
+
+
+def test_a_read_photo_shows_the_sheet_and_leaves_nothing_behind(
+    client: FlaskClient, uploads: Path, sheet_photo: bytes
+) -> None:
+    response = post_photo(client, sheet_photo, "IMG_7.jpg")
+    assert response.status_code == 200
+    assert 'src="data:image/png;base64,' in response.text
+    assert re.search(r'id="summary">[^<]+<', response.text)
+    assert "/kept/" not in response.text
+    assert list(uploads.iterdir()) == []
+
+
+def test_a_kept_result_downloads_the_annotated_sheet_and_the_sheet_as_read(
+    client: FlaskClient, uploads: Path, sheet_photo: bytes
+) -> None:
+    response = post_photo(client, sheet_photo, "IMG_8.jpg", keep="on")
+    assert response.status_code == 200
+    links = sorted(set(re.findall(r'href="(/kept/[^"]+)"', response.text)))
+    assert [link.rsplit("/", 1)[1] for link in links] == ["annotated.png", "sheet.json"]
+    (folder,) = uploads.iterdir()
+    assert sorted(p.name for p in folder.iterdir()) == ["annotated.png", "sheet.json"]  # no photo
+    image = client.get(links[0])
+    assert image.status_code == 200
+    assert image.data.startswith(b"\x89PNG")
+    sheet = client.get(links[1])
+    assert json.loads(sheet.data)["game"] == "one-page-war"
+    carried = re.search(r'name="sheet" value="([^"]*)"', response.text)
+    if carried is not None:  # the correction form carries the same sheet
+        assert json.loads(html.unescape(carried.group(1))) == json.loads(sheet.data)

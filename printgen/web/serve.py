@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import secrets
+import signal
 import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -94,12 +95,15 @@ def serve(port: int, lan: bool, echo: Callable[[str], object] = print) -> None:
     """`printgen serve`: listen, say where, and serve until interrupted."""
     where = plan(lan, port)
     app = create_app(token=where.token)
+    # Bound here rather than by Werkzeug, which answers a busy port by exiting on its own.
     try:
-        server = make_server(where.host, where.port, app, threaded=True)
+        listening = socket.create_server((where.host, where.port))
     except OSError as error:
         raise InputError(
             f"cannot listen on {where.host}:{where.port}: {error.strerror}; try --port"
         ) from None
+    with listening:
+        server = make_server(where.host, where.port, app, threaded=True, fd=listening.fileno())
     if where.token:
         # Light modules drawn white on black whatever the terminal's colours.
         for line in qr_text(where.url).splitlines():
@@ -109,9 +113,15 @@ def serve(port: int, lan: bool, echo: Callable[[str], object] = print) -> None:
         echo("Open on this machine (add --lan to reach it from a phone):")
     echo(f"  {where.url}")
     echo("Stop with Ctrl+C.")
+    # Stopped by a signal too, the app still removes its upload folder on the way out.
+    signal.signal(signal.SIGTERM, _stop)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
         server.server_close()
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise SystemExit(0)
