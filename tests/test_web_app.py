@@ -495,7 +495,7 @@ def test_a_read_photo_shows_the_sheet_and_leaves_nothing_behind(
 ) -> None:
     response = post_photo(client, sheet_photo, "IMG_7.jpg")
     assert response.status_code == 200
-    assert 'src="data:image/png;base64,' in response.text
+    assert 'src="data:image/jpeg;base64,' in response.text
     assert re.search(r'id="summary">[^<]+<', response.text)
     assert "/kept/" not in response.text
     assert list(uploads.iterdir()) == []

@@ -191,7 +191,7 @@ def test_a_photo_is_read_and_its_unsure_cells_corrected(
     page.get_by_role("button", name="Read and score").click()
     assert page.text_content("h1") == "Photo result"
     image = page.locator("figure img")
-    assert (image.get_attribute("src") or "").startswith("data:image/png;base64,")
+    assert (image.get_attribute("src") or "").startswith("data:image/jpeg;base64,")
     assert page_width(page) <= PHONE["width"]
     assert list(uploads.iterdir()) == []  # the photo is gone once scored
 
@@ -229,3 +229,16 @@ def test_a_file_that_is_not_a_photo_gets_a_message(
     page.set_input_files("#photo", str(notes))
     page.get_by_role("button", name="Read and score").click()
     assert "notes.jpg is not an image" in (page.text_content(".error") or "")
+
+
+def test_a_photo_over_20_mb_gets_a_page_not_a_broken_connection(
+    page: Any, base_url: str, tmp_path: Path
+) -> None:
+    big = tmp_path / "big.jpg"
+    big.write_bytes(b"\xff\xd8" + bytes(21 * 1024 * 1024))
+    page.goto(base_url + "/photo")
+    page.set_input_files("#photo", str(big))
+    with page.expect_navigation():
+        page.get_by_role("button", name="Read and score").click()
+    assert page.text_content("h1") == "Sorry (413)"
+    assert "over 20 MB" in (page.text_content(".error") or "")
