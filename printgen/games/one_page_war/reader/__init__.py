@@ -18,7 +18,7 @@ import numpy as np
 
 from printgen.errors import PrintgenError
 from printgen.games.one_page_war.layout import load_layout
-from printgen.games.one_page_war.reader.cells import SheetReading, even_lighting, read_sheet
+from printgen.games.one_page_war.reader.cells import Ink, SheetReading, read_sheet
 from printgen.games.one_page_war.reader.crosscheck import cross_check
 from printgen.games.one_page_war.reader.locate import Located, locate, rectify
 from printgen.games.one_page_war.reader.photo import load_photo
@@ -55,10 +55,10 @@ def read(path: Path) -> Read:
     timings["locate"] = time.perf_counter() - start
     rectified = rectify(grey, located)
     del grey
-    ink = even_lighting(rectified)
+    ink = Ink.of(rectified)
     layout = load_layout(located.tag.layout)
     rules_mode = Mode.SOLO if located.tag.mode == "solo" else Mode.DUEL
-    reading = cross_check(read_sheet(ink, located.geometry), layout, rules_mode)
+    reading = cross_check(read_sheet(ink, located.geometry, rectified), layout, rules_mode)
     timings["read"] = time.perf_counter() - start
     return Read(located, rectified, reading, timings)
 
@@ -80,12 +80,19 @@ def read_photo(path: Path, options: PhotoOptions) -> PhotoReport:
         reading=reading,
         toml=toml,
         mapping=mapping,
-        advice=located.advice,
+        advice=located.advice + _glare_advice(reading),
         score=score,
         score_problem=problem,
         players=players_for(mode),
         timings=result.timings,
     )
+
+
+def _glare_advice(reading: SheetReading) -> tuple[str, ...]:
+    glared = sum(1 for r in reading.all if "glare" in r.why)
+    if not glared:
+        return ()
+    return (f"glare washes out {glared} cell(s): turn off the flash or move the lamp",)
 
 
 def _score(

@@ -42,20 +42,60 @@ class Reading:
         return replace(self, unsure=True, why=reason)
 
 
+PAPER_SCALE = 0.25  # the paper's brightness is estimated at quarter resolution
+
+
+@dataclass(frozen=True)
+class Ink:
+    """Ink of a rectified sheet: 0 where it is paper, 1 where it is black, whatever the light.
+
+    The paper's brightness is estimated everywhere (at quarter resolution) as the local maximum
+    over an area larger than any stroke, smoothed; each pixel is judged against it. Only the
+    regions asked for are computed (`ink[rows, cols]`), which is all a reading needs."""
+
+    rectified: np.ndarray
+    paper: np.ndarray  # float32, PAPER_SCALE of the rectified size
+
+    @classmethod
+    def of(cls, rectified: np.ndarray) -> Ink:
+        small = cv2.resize(
+            rectified, None, fx=PAPER_SCALE, fy=PAPER_SCALE, interpolation=cv2.INTER_AREA
+        )
+        k = max(3, int(round(7 * PX_PER_MM * PAPER_SCALE)) | 1)
+        paper = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+        return cls(rectified, cv2.GaussianBlur(paper.astype(np.float32), (0, 0), k))
+
+    def __getitem__(self, key: tuple[slice, slice]) -> np.ndarray:
+        rows, cols = key
+        grey = self.rectified[rows, cols].astype(np.float32)
+        if grey.size == 0:
+            return grey
+        y0 = rows.start or 0
+        x0 = cols.start or 0
+        ys = (np.arange(grey.shape[0], dtype=np.float32) + y0 + 0.5) * PAPER_SCALE - 0.5
+        xs = (np.arange(grey.shape[1], dtype=np.float32) + x0 + 0.5) * PAPER_SCALE - 0.5
+        map_x, map_y = np.meshgrid(xs, ys)
+        paper = cv2.remap(
+            self.paper, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+        ink = 1.0 - grey / np.maximum(paper, 8.0)
+        return np.clip(ink * 1.1, 0, 1)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self.rectified.shape)
+
+
 def even_lighting(rectified: np.ndarray) -> np.ndarray:
-    """Ink map of the rectified sheet: 0 where it is paper, 1 where it is black, whatever the
-    light. The paper's brightness is estimated everywhere as the local maximum over an area
-    larger than any stroke (smoothed), and each pixel is judged against it."""
-    small = cv2.resize(rectified, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
-    k = max(3, int(round(7 * PX_PER_MM * 0.25)) | 1)
-    paper = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    paper = cv2.GaussianBlur(paper.astype(np.float32), (0, 0), k)
-    paper = cv2.resize(paper, (rectified.shape[1], rectified.shape[0]))
-    ink = 1.0 - rectified.astype(np.float32) / np.maximum(paper, 8.0)
-    return np.clip(ink * 1.1, 0, 1)
+    """The whole sheet's ink map (see `Ink`)."""
+    h, w = rectified.shape
+    return Ink.of(rectified)[0:h, 0:w]
 
 
-def crop(ink: np.ndarray, e: Element, inset: float) -> np.ndarray:
+InkMap = np.ndarray | Ink
+
+
+def crop(ink: InkMap, e: Element, inset: float) -> np.ndarray:
     x0 = int(round((e.x + inset) * PX_PER_MM))
     y0 = int(round((e.y + inset) * PX_PER_MM))
     x1 = int(round((e.x + e.w - inset) * PX_PER_MM))
@@ -126,7 +166,7 @@ def square_candidates(patch: np.ndarray, using: digits.Model | None = None) -> d
     return candidates
 
 
-def read_square(ink: np.ndarray, e: Element, threshold: float) -> Reading:
+def read_square(ink: InkMap, e: Element, threshold: float) -> Reading:
     ranked = _ranked(square_candidates(crop(ink, e, SQUARE_INSET_MM)))
     (top, p1), (second, p2) = ranked[0], ranked[1] if len(ranked) > 1 else ("?", 0.0)
     reading = Reading(e, top, p1, second, p2, False)
@@ -151,7 +191,7 @@ def allies_candidates(patch: np.ndarray, using: digits.Model | None = None) -> d
     return {"S": s, "_": empty, "?": max(0.0, 1.0 - s - empty)}
 
 
-def read_allies(ink: np.ndarray, e: Element, threshold: float) -> Reading:
+def read_allies(ink: InkMap, e: Element, threshold: float) -> Reading:
     candidates = allies_candidates(crop(ink, e, ALLIES_INSET_MM))
     named = {{"_": "empty"}.get(k, k): v for k, v in candidates.items()}
     ranked = _ranked(named) + [("?", 0.0), ("?", 0.0)]
@@ -162,7 +202,7 @@ def read_allies(ink: np.ndarray, e: Element, threshold: float) -> Reading:
     return reading.doubt(f"only {p1:.0%} sure") if p1 < threshold else reading
 
 
-def tick_scores(ink: np.ndarray, boxes: tuple[Element, ...]) -> list[float]:
+def tick_scores(ink: InkMap, boxes: tuple[Element, ...]) -> list[float]:
     """Share of each tick box's inside covered by written ink."""
     scores = []
     for e in boxes:
@@ -177,7 +217,7 @@ TICK_EMPTY_MAX = 0.02
 TICK_TICKED_MIN = 0.12
 
 
-def read_ticks(ink: np.ndarray, boxes: tuple[Element, ...]) -> list[Reading]:
+def read_ticks(ink: InkMap, boxes: tuple[Element, ...]) -> list[Reading]:
     """Ticked or not, against this sheet's own empty boxes: the boxes fall into two groups with
     the widest gap in coverage between them, and a box near that gap is unsure."""
     scores = tick_scores(ink, boxes)
@@ -219,9 +259,32 @@ class SheetReading:
         return self.squares + self.ticks + self.allies
 
 
-def read_sheet(ink: np.ndarray, geometry: SheetGeometry) -> SheetReading:
+# A cell this much washed out to pure white (glare off the paper) may hide pencil.
+GLARE_LEVEL = 250
+GLARE_SHARE = 0.08
+
+
+def glare_share(rectified: np.ndarray, e: Element) -> float:
+    patch = crop(rectified, e, 0.0)
+    return float((patch >= GLARE_LEVEL).mean()) if patch.size else 0.0
+
+
+def read_sheet(
+    ink: InkMap, geometry: SheetGeometry, rectified: np.ndarray | None = None
+) -> SheetReading:
     threshold = digits.model().threshold
     squares = tuple(read_square(ink, e, threshold) for e in geometry.select(Kind.SQUARE))
     ticks = tuple(read_ticks(ink, geometry.select(Kind.TICK)))
     allies = tuple(read_allies(ink, e, threshold) for e in geometry.select(Kind.ALLIES))
-    return SheetReading(squares, ticks, allies)
+    sheet = SheetReading(squares, ticks, allies)
+    if rectified is None:
+        return sheet
+
+    def glare(readings: tuple[Reading, ...]) -> tuple[Reading, ...]:
+        out = []
+        for r in readings:
+            share = glare_share(rectified, r.element)
+            out.append(r.doubt(f"glare over {share:.0%} of it") if share > GLARE_SHARE else r)
+        return tuple(out)
+
+    return SheetReading(glare(sheet.squares), glare(sheet.ticks), glare(sheet.allies))

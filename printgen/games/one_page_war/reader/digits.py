@@ -90,12 +90,10 @@ def features(marks: Marks) -> np.ndarray | None:
     angle = (np.arctan2(gy, gx) % np.pi) / np.pi * HOG_BINS
     bins = np.minimum(angle.astype(np.int64), HOG_BINS - 1)
     cell = SIDE // HOG_CELLS
-    hog = np.zeros((HOG_CELLS, HOG_CELLS, HOG_BINS), np.float32)
-    for cy in range(HOG_CELLS):
-        for cx in range(HOG_CELLS):
-            sl = np.s_[cy * cell : (cy + 1) * cell, cx * cell : (cx + 1) * cell]
-            hog[cy, cx] = np.bincount(bins[sl].ravel(), magnitude[sl].ravel(), HOG_BINS)
-    hog_flat = hog.ravel()
+    rows = np.arange(SIDE) // cell
+    where = (rows[:, None] * HOG_CELLS + rows[None, :]) * HOG_BINS + bins
+    hog = np.bincount(where.ravel(), magnitude.ravel(), HOG_CELLS * HOG_CELLS * HOG_BINS)
+    hog_flat = hog.astype(np.float32)
     hog_flat /= float(np.linalg.norm(hog_flat)) + 1e-6
     shape = np.array(
         [

@@ -34,6 +34,10 @@ from printgen.render.units import Paper
 PX_PER_MM = 6.0
 # Below this many photo pixels across a square, digits are too small to read safely.
 MIN_SQUARE_PX = 22.0
+# Edge blur (Gaussian sigma, mm on the sheet) measured across the markers' black-white edges:
+# over the first the photo is soft (a warning), over the second pencil digits wash out.
+WARN_BLUR_MM = 0.3
+MAX_BLUR_MM = 0.6
 # Marker corners further than this from where the sheet puts them: the sheet is not flat.
 WARN_FIT_MM = 0.8
 MAX_FIT_MM = 2.5
@@ -55,14 +59,18 @@ class Located:
     homography: np.ndarray  # photo pixels -> rectified pixels (PX_PER_MM)
     fit_error_mm: float  # RMS distance of the marker corners from where the sheet puts them
     square_px: float  # the smallest square's side in photo pixels
+    blur_mm: float  # edge blur at the markers, as a Gaussian sigma in mm on the sheet
     advice: tuple[str, ...]  # what to improve, when the photo is readable but not ideal
 
 
-def find_markers(grey: np.ndarray) -> Markers:
+# Markers are searched on a copy of the photo this size (long side), then their corners refined
+# on the photo itself: the search is most of the locating time, and markers stay large enough.
+SEARCH_LONG_SIDE = 1100
+
+
+def _detect(grey: np.ndarray) -> dict[int, np.ndarray]:
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, ARUCO_DICTIONARY))
-    params = cv2.aruco.DetectorParameters()
-    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    detector = cv2.aruco.ArucoDetector(dictionary, params)
+    detector = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
     corners, ids, _ = detector.detectMarkers(grey)
     found: dict[int, np.ndarray] = {}
     if ids is not None:
@@ -74,7 +82,27 @@ def find_markers(grey: np.ndarray) -> Markers:
             # Two candidates with one id: keep the larger (the real marker, not a reflection).
             if mid not in found or cv2.contourArea(quad) > cv2.contourArea(found[mid]):
                 found[mid] = quad
-    return Markers(found)
+    return found
+
+
+def find_markers(grey: np.ndarray) -> Markers:
+    k = min(1.0, SEARCH_LONG_SIDE / max(grey.shape))
+    if k < 1.0:
+        small = cv2.resize(grey, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+        found = {i: (q + 0.5) / k - 0.5 for i, q in _detect(small).items()}
+        if len(found) < 4:  # small markers: search the whole photo
+            found = _detect(grey)
+    else:
+        found = _detect(grey)
+    refined = {}
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)
+    for i, quad in found.items():
+        side = float(np.sqrt(max(cv2.contourArea(quad), 1.0)))
+        window = int(max(2, min(8, side / 10)))
+        points = quad.astype(np.float32).reshape(-1, 1, 2).copy()
+        cv2.cornerSubPix(grey, points, (window, window), (-1, -1), criteria)
+        refined[i] = points.reshape(4, 2)
+    return Markers(refined)
 
 
 def _marker_points(geometry: SheetGeometry) -> dict[int, np.ndarray]:
@@ -203,12 +231,44 @@ def locate(grey: np.ndarray, source: str) -> Located:
             f"{MIN_SQUARE_PX:.0f} are needed); move closer so the sheet fills the photo, and "
             f"{RETAKE.split(', or')[0]}"
         )
+    blur = blur_mm(grey, markers, geometry)
+    if blur > MAX_BLUR_MM:
+        raise PoorPhoto(
+            f"{source}: the photo is too blurred to read pencil digits (edges spread over "
+            f"{blur:.1f} mm); hold the phone still, tap the sheet to focus, use more light, and "
+            f"{RETAKE.split(', or')[0]}"
+        )
     advice = []
+    if blur > WARN_BLUR_MM:
+        advice.append(f"the photo is a little soft (edges spread over {blur:.1f} mm): focus")
     if error > WARN_FIT_MM:
         advice.append(
             f"the sheet is not quite flat (markers {error:.1f} mm off): flatten it next time"
         )
-    return Located(tag, geometry, h, error, square_px, tuple(advice))
+    return Located(tag, geometry, h, error, square_px, blur, tuple(advice))
+
+
+def blur_mm(grey: np.ndarray, markers: Markers, geometry: SheetGeometry) -> float:
+    """How far edges are spread, from the markers' black-white edges: for a step blurred by a
+    Gaussian of sigma s, the steepest gradient is contrast / (s * sqrt(2 pi))."""
+    sigmas = []
+    size_mm = geometry.find(Kind.MARKER, index=next(iter(markers.found))).w
+    for quad in markers.found.values():
+        x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 3
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 3
+        patch = grey[max(0, y0) : y1, max(0, x0) : x1].astype(np.float32)
+        if patch.size < 64:
+            continue
+        gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3, scale=1 / 8)
+        gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3, scale=1 / 8)
+        steepest = float(np.percentile(np.hypot(gx, gy), 99.5))
+        contrast = float(np.percentile(patch, 95) - np.percentile(patch, 5))
+        if steepest <= 0 or contrast <= 10:
+            continue
+        px_per_mm = float(np.sqrt(cv2.contourArea(quad))) / size_mm
+        sigma_px = contrast / (steepest * np.sqrt(2 * np.pi))
+        sigmas.append(sigma_px / px_per_mm)
+    return float(np.median(sigmas)) if sigmas else 0.0
 
 
 def _smallest_square_px(h: np.ndarray, geometry: SheetGeometry) -> float:

@@ -15,9 +15,10 @@ from printgen.games.one_page_war.reader.errors import (
 )
 
 MAX_PIXELS = 50_000_000
-# Marker and cell reading need no more than this many pixels on the photo's long side; JPEGs are
-# decoded at a reduced scale (DCT scaling) down to it, which is most of the speed on 12 MP photos.
-WORKING_LONG_SIDE = 2200
+# Marker and cell reading need about this many pixels on the photo's long side; JPEGs are decoded
+# at the largest DCT reduction (1/2, 1/4, 1/8) that keeps at least this many, which is most of
+# the speed on 12 MP photos.
+WORKING_LONG_SIDE = 1800
 
 
 def load_photo(path: Path, long_side: int = WORKING_LONG_SIDE) -> np.ndarray:
@@ -48,9 +49,9 @@ def load_photo(path: Path, long_side: int = WORKING_LONG_SIDE) -> np.ndarray:
                 f"{path}: {width} x {height} pixels ({width * height / 1e6:.0f} MP) is over the "
                 f"{MAX_PIXELS // 1_000_000} MP the reader accepts; take or export the photo smaller"
             )
-        if image.format in ("JPEG", "MPO") and max(width, height) > long_side:
-            k = long_side / max(width, height)
-            image.draft("L", (int(width * k), int(height * k)))
+        if image.format in ("JPEG", "MPO"):
+            scale = next((s for s in (8, 4, 2) if max(width, height) / s >= long_side), 1)
+            image.draft("L", (-(-width // scale), -(-height // scale)))
         try:
             image.load()
             upright = ImageOps.exif_transpose(image)
