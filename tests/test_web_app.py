@@ -518,3 +518,19 @@ def test_a_kept_result_downloads_the_annotated_sheet_and_the_sheet_as_read(
     carried = re.search(r'name="sheet" value="([^"]*)"', response.text)
     if carried is not None:  # the correction form carries the same sheet
         assert json.loads(html.unescape(carried.group(1))) == json.loads(sheet.data)
+
+
+def test_a_photo_named_like_the_results_does_not_clash_with_them(
+    client: FlaskClient, uploads: Path, sheet_photo: bytes
+) -> None:
+    response = post_photo(client, sheet_photo, "annotated.png", keep="on")
+    assert response.status_code == 200  # a JPEG whatever its name says
+    (folder,) = uploads.iterdir()
+    assert sorted(p.name for p in folder.iterdir()) == ["annotated.png", "sheet.json"]
+    link = re.search(r'href="(/kept/[^"]+/annotated.png)"', response.text)
+    assert link is not None
+    assert client.get(link.group(1)).data.startswith(b"\x89PNG")
+
+
+def test_a_get_on_a_form_target_is_405(client: FlaskClient) -> None:
+    assert client.get("/photo/correct").status_code == 405

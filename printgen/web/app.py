@@ -245,28 +245,32 @@ def _score_photo(
     settings: Settings, upload: FileStorage, folder: Path, keep: bool, partial: bool
 ) -> tuple[str, int]:
     shown_as = secure_filename(upload.filename or "") or "the photo"
-    staged = folder / "upload"
+    # The photo in a folder of its own, so that no name it comes with can clash with ours.
+    inbox = folder / "photo"
+    inbox.mkdir()
+    staged = inbox / "upload"
     upload.save(staged)
     try:
         suffix = photo_suffix(staged, shown_as)
     except Refused as refused:
         return render_template("photo.html", error=refused.message), refused.status
     # The reader is told the photo's own name, so its messages quote what the player sent.
-    named = folder / (Path(shown_as).stem + suffix)
+    named = inbox / (Path(shown_as).stem + suffix)
     staged.rename(named)
     annotated = folder / "annotated.png"
     try:
         with settings.photo_slots:
             report = settings.read_photo(named, PhotoOptions(annotate=annotated, partial=partial))
     except PrintgenError as error:
-        message = str(error).replace(f"{folder}/", "")
+        message = str(error).replace(f"{inbox}/", "")
         return render_template("photo.html", error=message), UNPROCESSABLE
+    finally:
+        shutil.rmtree(inbox, ignore_errors=True)  # kept or not, the photo itself goes now
     view = photo.photo_view(report)
     image = _preview(annotated) if annotated.is_file() else None
     kept = None
     if keep:
         kept = folder.name
-        named.unlink()
         (folder / "sheet.json").write_text(view.sheet_json, encoding="utf-8")
     return render_template(
         "photo_result.html",
