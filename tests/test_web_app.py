@@ -534,3 +534,11 @@ def test_a_photo_named_like_the_results_does_not_clash_with_them(
 
 def test_a_get_on_a_form_target_is_405(client: FlaskClient) -> None:
     assert client.get("/photo/correct").status_code == 405
+
+
+def test_the_type_in_form_names_every_game_with_a_referee(client: FlaskClient) -> None:
+    from printgen.games import all_games
+
+    html_text = client.get("/type").text
+    for game in all_games():
+        assert (f"<code>{game.name}</code>" in html_text) == (game.score is not None)

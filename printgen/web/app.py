@@ -131,6 +131,12 @@ def _routes(app: Flask, settings: Settings) -> None:
 
     # --- a typed-in sheet -----------------------------------------------------------------
 
+    @app.context_processor
+    def referees() -> dict[str, Any]:
+        from printgen.games import all_games
+
+        return {"referees": [(g.name, g.title) for g in all_games() if g.score is not None]}
+
     @app.get("/type")
     def type_form() -> str:
         return render_template("type.html", text="", form_format="auto", partial=False)
