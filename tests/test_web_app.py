@@ -127,17 +127,20 @@ def test_the_materials_page_lists_each_material_with_a_pdf_per_paper(client: Fla
             assert f'href="/materials/{material.name}-{paper.value}.pdf"' in html
 
 
-def test_a_material_downloads_as_the_same_pdf_the_cli_builds(client: FlaskClient) -> None:
+@pytest.mark.parametrize(("name", "paper"), [("war-card", "letter"), ("one-page-war-solo", "a4")])
+def test_a_material_downloads_as_the_same_pdf_the_cli_builds(
+    client: FlaskClient, name: str, paper: str
+) -> None:
     from printgen.games import all_materials
     from printgen.materials import BuildOptions
     from printgen.render.units import Paper
 
-    card = next(m for m in all_materials() if m.name == "war-card")
-    response = client.get("/materials/war-card-letter.pdf")
+    material = next(m for m in all_materials() if m.name == name)
+    response = client.get(f"/materials/{name}-{paper}.pdf")
     assert response.status_code == 200
     assert response.mimetype == "application/pdf"
-    assert 'filename="war-card-letter.pdf"' in response.headers["Content-Disposition"]
-    assert response.data == card.build(BuildOptions(paper=Paper.LETTER), None)
+    assert f'filename="{name}-{paper}.pdf"' in response.headers["Content-Disposition"]
+    assert response.data == material.build(BuildOptions(paper=Paper(paper)), None)
 
 
 @pytest.mark.parametrize(

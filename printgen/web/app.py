@@ -64,7 +64,10 @@ def create_app(
     photo_reader: PhotoReader | None = None,
     photo_workers: int = 2,
 ) -> Flask:
-    """The app. With `token`, every request must carry `?t=TOKEN` (links made here do)."""
+    """The app. With `token`, every request must carry `?t=TOKEN` (links made here do).
+    `upload_root`: where photos are put while read (a new temporary folder by default);
+    `photo_reader`: the reader to use (the registry's, as `printgen score photo.jpg` uses);
+    `photo_workers`: how many photos are read at the same time."""
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_UPLOAD_BYTES
     if upload_root is None:
