@@ -545,3 +545,21 @@ def test_the_type_in_form_names_every_game_with_a_referee(client: FlaskClient) -
     html_text = client.get("/type").text
     for game in all_games():
         assert (f"<code>{game.name}</code>" in html_text) == (game.score is not None)
+
+
+def test_a_refused_photo_is_not_kept_even_when_asked(client: FlaskClient, uploads: Path) -> None:
+    response = post_photo(client, jpeg(), "blank.jpg", keep="on")
+    assert response.status_code == 422
+    assert list(uploads.iterdir()) == []
+
+
+def test_a_reader_that_fails_unexpectedly_gives_500_and_leaves_nothing(uploads: Path) -> None:
+    def broken_reader(path: Path, options: PhotoOptions) -> ScoreReport:
+        raise RuntimeError("a bug in the reader")
+
+    client = create_app(upload_root=uploads, photo_reader=broken_reader).test_client()
+    response = post_photo(client, jpeg(), keep="on")
+    assert response.status_code == 500
+    assert "Sorry (500)" in response.text
+    assert "a bug in the reader" not in response.text  # no internals shown to the table
+    assert list(uploads.iterdir()) == []

@@ -176,11 +176,13 @@ def _routes(app: Flask, settings: Settings) -> None:
         partial = "partial" in request.form
         folder = settings.upload_root / secrets.token_urlsafe(24)
         folder.mkdir()
+        page, status = "", 500
         try:
-            return _score_photo(settings, upload, folder, keep=keep, partial=partial)
+            page, status = _score_photo(settings, upload, folder, keep=keep, partial=partial)
         finally:
-            if not keep:
+            if not (keep and status == 200):
                 shutil.rmtree(folder, ignore_errors=True)
+        return page, status
 
     @app.post("/photo/correct")
     def photo_correct() -> tuple[str, int]:
