@@ -4,7 +4,6 @@ upside down, the words from the rules-text source, batches, the team pack and ba
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -12,8 +11,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
 from printgen.cli import cli
 from printgen.errors import FitError, InputError, LayoutError
@@ -168,36 +165,14 @@ def test_squares_and_tick_boxes_are_drawn_at_the_json_positions(paper: Paper) ->
 
 
 def test_square_edges_read_back_from_the_pdf_line_work() -> None:
-    # The squares are stroked as straight lines, inside the sheet's shared PDF form: read the
-    # form's own content stream the way readback.segments reads a page's.
+    # The squares are stroked as straight lines inside the sheet's shared PDF form, which
+    # readback.segments follows into.
     pdf = built("duel", Paper.A4)
-    reader = PdfReader(io.BytesIO(pdf))
-    forms = reader.pages[0]["/Resources"]["/XObject"]
-    (form,) = (f.get_object() for f in forms.values())
-    points: list[tuple[float, float]] = []
-    ctm_stack: list[tuple[float, ...]] = []
-    ctm: tuple[float, ...] = (1, 0, 0, 1, 0, 0)
-    for operands, op in ContentStream(form, reader).operations:
-        if op == b"q":
-            ctm_stack.append(ctm)
-        elif op == b"Q":
-            ctm = ctm_stack.pop()
-        elif op == b"cm":
-            a, b, c, d, e, f = (float(v) for v in operands)
-            m = ctm
-            ctm = (
-                a * m[0] + b * m[2],
-                a * m[1] + b * m[3],
-                c * m[0] + d * m[2],
-                c * m[1] + d * m[3],
-                e * m[0] + f * m[2] + m[4],
-                e * m[1] + f * m[3] + m[5],
-            )
-        elif op in (b"m", b"l"):
-            x, y = float(operands[0]), float(operands[1])
-            points.append((ctm[0] * x + ctm[2] * y + ctm[4], ctm[1] * x + ctm[3] * y + ctm[5]))
     geometry = sheet_geometry("standard", Paper.A4)
-    corners = {(round(x / mm(1), 2), round(geometry.height - y / mm(1), 2)) for x, y in points}
+    corners = set()
+    for s in readback.segments(pdf):
+        for x, y in ((s.x1_mm, s.y1_mm), (s.x2_mm, s.y2_mm)):
+            corners.add((round(x, 2), round(geometry.height - y, 2)))
     for element in geometry.select(Kind.SQUARE) + geometry.select(Kind.TICK):
         for cx in (element.x, element.x + element.w):
             for cy in (element.y, element.y + element.h):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pypdfium2 as pdfium
@@ -77,17 +78,39 @@ def all_text(pdf: bytes) -> str:
 
 
 def segments(pdf: bytes, page: int = 0) -> list[Segment]:
-    """Straight strokes (`m`/`l` pairs) in page millimetres, with their dash state."""
+    """Straight strokes (`m`/`l` pairs) in page millimetres, with their dash state, including
+    those inside form XObjects the page draws (a sheet's fixed art is often one form)."""
     reader = _reader(pdf)
     pg = reader.pages[page]
-    content = ContentStream(pg.get_contents(), reader)
-    ctm: tuple[float, ...] = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
-    stack: list[tuple[tuple[float, ...], bool]] = []
+    found: list[Segment] = []
+    _walk_strokes(ContentStream(pg.get_contents(), reader), pg.get("/Resources"), _IDENTITY, found)
+    return found
+
+
+Matrix = tuple[float, float, float, float, float, float]
+_IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+_PAINT = frozenset({b"S", b"s", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*", b"n"})
+
+
+def _concat(a: Matrix, m: Matrix) -> Matrix:
+    """The matrix `a` applied in the space of `m` (PDF's `cm`: a x m)."""
+    return (
+        a[0] * m[0] + a[1] * m[2],
+        a[0] * m[1] + a[1] * m[3],
+        a[2] * m[0] + a[3] * m[2],
+        a[2] * m[1] + a[3] * m[3],
+        a[4] * m[0] + a[5] * m[2] + m[4],
+        a[4] * m[1] + a[5] * m[3] + m[5],
+    )
+
+
+def _walk_strokes(content: Any, resources: Any, ctm: Matrix, found: list[Segment]) -> None:
+    stack: list[tuple[Matrix, bool]] = []
     dashed = False
     current: tuple[float, float] | None = None
-    found: list[Segment] = []
+    start: tuple[float, float] | None = None
 
-    def apply(m: tuple[float, ...], x: float, y: float) -> tuple[float, float]:
+    def apply(m: Matrix, x: float, y: float) -> tuple[float, float]:
         return (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5])
 
     for operands, op in content.operations:
@@ -97,26 +120,36 @@ def segments(pdf: bytes, page: int = 0) -> list[Segment]:
             ctm, dashed = stack.pop()
         elif op == b"cm":
             a, b, c, d, e, f = (float(v) for v in operands)
-            m = ctm
-            ctm = (
-                a * m[0] + b * m[2],
-                a * m[1] + b * m[3],
-                c * m[0] + d * m[2],
-                c * m[1] + d * m[3],
-                e * m[0] + f * m[2] + m[4],
-                e * m[1] + f * m[3] + m[5],
-            )
+            ctm = _concat((a, b, c, d, e, f), ctm)
         elif op == b"d":
             dashed = len(operands[0]) > 0
         elif op == b"m":
-            current = apply(ctm, float(operands[0]), float(operands[1]))
+            current = start = apply(ctm, float(operands[0]), float(operands[1]))
+        elif op in (b"c", b"v", b"y", b"re"):
+            # Curves and rectangles are not straight strokes, but they move the current point.
+            x, y = (operands[-2], operands[-1]) if op != b"re" else (operands[0], operands[1])
+            current = apply(ctm, float(x), float(y))
+        elif op == b"h":
+            current = start
+        elif op in _PAINT:
+            current = start = None
         elif op == b"l" and current is not None:
             end = apply(ctm, float(operands[0]), float(operands[1]))
             found.append(
                 Segment(to_mm(current[0]), to_mm(current[1]), to_mm(end[0]), to_mm(end[1]), dashed)
             )
             current = end
-    return found
+        elif op == b"Do" and resources is not None:
+            xobjects = resources.get_object().get("/XObject")
+            form = xobjects.get_object().get(operands[0]) if xobjects is not None else None
+            form = form.get_object() if form is not None else None
+            if form is not None and form.get("/Subtype") == "/Form":
+                matrix = tuple(float(v) for v in form.get("/Matrix", _IDENTITY))
+                inner = _concat(matrix, ctm)  # type: ignore[arg-type]
+                reader = form.indirect_reference.pdf if form.indirect_reference else None
+                _walk_strokes(
+                    ContentStream(form, reader), form.get("/Resources", resources), inner, found
+                )
 
 
 def embedded_fonts(pdf: bytes) -> dict[str, bool]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import Enum
 from html import unescape
 
@@ -14,7 +13,7 @@ from reportlab.platypus import Flowable, Paragraph
 
 from printgen.errors import FitError
 from printgen.render.fonts import bold_of, check_glyphs, register_fonts
-from printgen.render.units import to_mm
+from printgen.render.units import Box, to_mm
 
 
 class Anchor(Enum):
@@ -119,16 +118,6 @@ def _face_runs(markup: str, font: str) -> list[tuple[str, str]]:
                 found = _FACE.search(attributes)
                 faces.append(found.group(1) if found else None)
     return runs
-
-
-@dataclass(frozen=True)
-class Box:
-    """A rectangle in points, origin at its bottom-left corner."""
-
-    x: float
-    y: float
-    width: float
-    height: float
 
 
 def draw_in_box(canvas: Canvas, flowable: Flowable, box: Box, where: str) -> None:

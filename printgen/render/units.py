@@ -65,3 +65,61 @@ _SIZES = {
     Paper.LETTER: PageSize(215.9, 279.4),
     Paper.A3: PageSize(297.0, 420.0),
 }
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle in points, origin at its bottom-left corner: what ReportLab draws in."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+@dataclass(frozen=True)
+class Rect:
+    """A rectangle in page millimetres, origin at the page's bottom-left corner (PDF's way up)."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+    @property
+    def right(self) -> float:
+        return self.x + self.width
+
+    @property
+    def top(self) -> float:
+        return self.y + self.height
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return (self.x + self.width / 2, self.y + self.height / 2)
+
+    def box(self) -> Box:
+        return Box(mm(self.x), mm(self.y), mm(self.width), mm(self.height))
+
+    def turned(self, page: PageSize) -> Rect:
+        """The same rectangle seen from the opposite edge of the page (turned 180 degrees)."""
+        return Rect(page.width_mm - self.right, page.height_mm - self.top, self.width, self.height)
+
+    def overlaps(self, other: Rect) -> bool:
+        return not (
+            self.right <= other.x
+            or other.right <= self.x
+            or self.top <= other.y
+            or other.top <= self.y
+        )
+
+    def inside(self, page: PageSize, margin: float = SAFE_MARGIN_MM) -> bool:
+        return (
+            self.x >= margin - 1e-6
+            and self.y >= margin - 1e-6
+            and self.right <= page.width_mm - margin + 1e-6
+            and self.top <= page.height_mm - margin + 1e-6
+        )
+
+    def to_json(self) -> dict[str, float]:
+        return {k: round(v, 2) for k, v in vars(self).items()}

@@ -4,43 +4,16 @@ through the functions here, so what is drawn and what is checked is one definiti
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Any
 
+from printgen import layouts
 from printgen.errors import LayoutError
-from printgen.paths import LAYOUTS_DIR
-from printgen.render.units import SAFE_MARGIN_MM, PageSize, Paper
+from printgen.render.units import SAFE_MARGIN_MM, PageSize, Paper, Rect
 
-LAYOUT_DIR = LAYOUTS_DIR / "aiue-battle"
-
-
-@dataclass(frozen=True)
-class Rect:
-    """A rectangle in millimetres, origin at the page's bottom-left corner."""
-
-    x: float
-    y: float
-    width: float
-    height: float
-
-    @property
-    def top(self) -> float:
-        return self.y + self.height
-
-    @property
-    def right(self) -> float:
-        return self.x + self.width
-
-    def inside(self, page: PageSize, margin: float = SAFE_MARGIN_MM) -> bool:
-        return (
-            self.x >= margin - 1e-6
-            and self.y >= margin - 1e-6
-            and self.right <= page.width_mm - margin + 1e-6
-            and self.top <= page.height_mm - margin + 1e-6
-        )
+LAYOUT_FOLDER = "aiue-battle"
 
 
 @dataclass(frozen=True)
@@ -153,20 +126,12 @@ class Layout:
 
 
 def layout_names() -> tuple[str, ...]:
-    return tuple(sorted(p.stem for p in LAYOUT_DIR.glob("*.toml")))
+    return layouts.layout_names(LAYOUT_FOLDER)
 
 
 @cache
 def load_layout(name: str = "standard") -> Layout:
-    path = LAYOUT_DIR / f"{name}.toml"
-    if not path.is_file():
-        raise LayoutError(
-            f"unknown aiue battle layout {name!r}; known layouts: {', '.join(layout_names())}"
-        )
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as error:
-        raise LayoutError(f"{path}: malformed TOML: {error}") from None
+    path, data = layouts.read_layout(LAYOUT_FOLDER, name, "aiue battle")
     try:
         return _layout(data)
     except (KeyError, TypeError, ValueError) as error:

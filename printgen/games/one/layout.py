@@ -4,18 +4,17 @@ referee all come from the same file."""
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 from types import MappingProxyType
 from typing import Any
 
+from printgen import layouts
 from printgen.errors import LayoutError
 from printgen.games.one.engine import MAX_PLAYERS, MIN_PLAYERS, Board, InvalidPosition
-from printgen.paths import LAYOUTS_DIR
 
-LAYOUT_DIR = LAYOUTS_DIR / "one"
+LAYOUT_FOLDER = "one"
 
 
 @dataclass(frozen=True)
@@ -86,20 +85,12 @@ class OneLayout:
 
 
 def layout_names() -> tuple[str, ...]:
-    return tuple(sorted(p.stem for p in LAYOUT_DIR.glob("*.toml")))
+    return layouts.layout_names(LAYOUT_FOLDER)
 
 
 @cache
 def load_layout(name: str = "standard") -> OneLayout:
-    path = LAYOUT_DIR / f"{name}.toml"
-    if not path.is_file():
-        raise LayoutError(
-            f"unknown ONE layout {name!r}; known layouts: {', '.join(layout_names())}"
-        )
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as error:
-        raise LayoutError(f"{path}: malformed TOML: {error}") from None
+    path, data = layouts.read_layout(LAYOUT_FOLDER, name, "ONE")
     try:
         layout = _parse(data)
     except (KeyError, TypeError, ValueError) as error:

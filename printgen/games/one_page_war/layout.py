@@ -4,14 +4,13 @@ reader all read the same file."""
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 
+from printgen import layouts
 from printgen.errors import LayoutError
-from printgen.paths import LAYOUTS_DIR
 
-LAYOUT_DIR = LAYOUTS_DIR / "one-page-war"
+LAYOUT_FOLDER = "one-page-war"
 
 
 @dataclass(frozen=True)
@@ -49,19 +48,12 @@ class Layout:
 
 
 def layout_names() -> tuple[str, ...]:
-    return tuple(sorted(p.stem for p in LAYOUT_DIR.glob("*.toml")))
+    return layouts.layout_names(LAYOUT_FOLDER)
 
 
 @cache
 def load_layout(name: str = "standard") -> Layout:
-    path = LAYOUT_DIR / f"{name}.toml"
-    if not path.is_file():
-        known = ", ".join(layout_names())
-        raise LayoutError(f"unknown One Page War layout {name!r}; known layouts: {known}")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as error:
-        raise LayoutError(f"{path}: malformed TOML: {error}") from None
+    path, data = layouts.read_layout(LAYOUT_FOLDER, name, "One Page War")
     try:
         arenas = tuple(
             ArenaSpec(str(a["name"]), int(a["squares"]), int(a["ticks"]), str(a["power"]))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -22,20 +21,21 @@ from reportlab.lib.colors import Color, black
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 
+from printgen import layouts
 from printgen.errors import InputError, LayoutError
 from printgen.games.package_war.engine import LINE_LENGTH, LOSE_SCORE, START_SCORE, WIN_SCORE
 from printgen.materials import BuildOptions, Material, Progress
-from printgen.paths import LAYOUTS_DIR, SEEDS_DIR
+from printgen.paths import SEEDS_DIR
 from printgen.render.fonts import BODY, BOLD
 from printgen.render.fonts import COND as COND_FACE
 from printgen.render.fonts import COND_BOLD as COND_BOLD_FACE
 from printgen.render.marks import scale_bar
 from printgen.render.pdf import PdfMeta, new_canvas
-from printgen.render.text import Anchor, Box, draw_in_box, draw_text, paragraph
-from printgen.render.units import SAFE_MARGIN_MM, PageSize, Paper, mm
+from printgen.render.text import Anchor, draw_in_box, draw_text, paragraph
+from printgen.render.units import SAFE_MARGIN_MM, PageSize, Paper, Rect, mm
 from printgen.rules_text import RulesText, Run, load_rules
 
-LAYOUT_DIR = LAYOUTS_DIR / "package-war"
+LAYOUT_FOLDER = "package-war"
 RULES_SOURCE = SEEDS_DIR / "package-war.md"
 
 INK = black
@@ -52,13 +52,7 @@ COND_BOLD = COND_BOLD_FACE.name
 
 @cache
 def load_layout(name: str) -> Mapping[str, Any]:
-    path = LAYOUT_DIR / f"{name}.toml"
-    if not path.is_file():
-        raise LayoutError(f"no Package War! layout {name!r} ({path} is missing)")
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as error:
-        raise LayoutError(f"{path}: malformed TOML: {error}") from None
+    return layouts.read_layout(LAYOUT_FOLDER, name, "Package War!")[1]
 
 
 def _size(layout: Mapping[str, Any], table: str, key: str) -> float:
@@ -126,46 +120,6 @@ def _keep_together(text: str) -> str:
 
 
 # -- geometry -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Rect:
-    """A rectangle in page millimetres, origin bottom-left of the page."""
-
-    x: float
-    y: float
-    width: float
-    height: float
-
-    @property
-    def right(self) -> float:
-        return self.x + self.width
-
-    @property
-    def top(self) -> float:
-        return self.y + self.height
-
-    @property
-    def centre(self) -> tuple[float, float]:
-        return (self.x + self.width / 2, self.y + self.height / 2)
-
-    def box(self) -> Box:
-        return Box(mm(self.x), mm(self.y), mm(self.width), mm(self.height))
-
-    def turned(self, page: PageSize) -> Rect:
-        """The same rectangle seen from the opposite edge of the page (turned 180 degrees)."""
-        return Rect(page.width_mm - self.right, page.height_mm - self.top, self.width, self.height)
-
-    def overlaps(self, other: Rect) -> bool:
-        return not (
-            self.right <= other.x
-            or other.right <= self.x
-            or self.top <= other.y
-            or other.top <= self.y
-        )
-
-    def to_json(self) -> dict[str, float]:
-        return {k: round(v, 2) for k, v in vars(self).items()}
 
 
 def _check_inside(page: PageSize, rects: Mapping[str, Rect], what: str, paper: Paper) -> None:
