@@ -5,9 +5,8 @@ Prints medians over several runs (wall-clock)."""
 from __future__ import annotations
 
 import random
-import statistics
-import time
-from collections.abc import Callable
+
+from timing import median_seconds
 
 from printgen.games.aiue_battle.engine import LATIN_BOARD, Alphabet, Battle
 from printgen.games.aiue_battle.materials import MATERIALS
@@ -18,15 +17,6 @@ from printgen.render.units import Paper
 RUNS_BUILD = 5
 RUNS_REFEREE = 7
 GAMES = 2000
-
-
-def median_seconds(action: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def random_logs(count: int, seed: int) -> list[dict[str, object]]:

@@ -4,12 +4,12 @@ Prints medians over several runs (wall-clock seconds)."""
 
 from __future__ import annotations
 
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from timing import median_seconds
 
 from printgen.games.war import WAR_CARD
 from printgen.materials import BuildOptions
@@ -17,15 +17,6 @@ from printgen.render.units import Paper
 
 RUNS_CARD = 9
 RUNS_ALL = 3
-
-
-def median_seconds(action, runs: int) -> float:  # type: ignore[no-untyped-def]
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main() -> None:

@@ -4,9 +4,8 @@ positions and plays out whole games. Prints medians over several runs (wall-cloc
 from __future__ import annotations
 
 import random
-import statistics
-import time
-from collections.abc import Callable
+
+from timing import median_seconds
 
 from printgen.games.one.engine import Match, capture_paths
 from printgen.games.one.layout import load_layout
@@ -16,15 +15,6 @@ from printgen.materials import BuildOptions
 from printgen.render.units import Paper
 
 RUNS = 7
-
-
-def median_seconds(action: Callable[[], object], runs: int = RUNS) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def playout(seed: int, players: int) -> Match:

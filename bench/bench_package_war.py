@@ -4,10 +4,9 @@ example game and plays out random ones. Prints medians over several runs (wall-c
 from __future__ import annotations
 
 import random
-import statistics
-import time
-from collections.abc import Callable
 from pathlib import Path
+
+from timing import median_seconds
 
 from printgen.games.package_war.engine import Action, Match, Move, Phase
 from printgen.games.package_war.log import play_log, read_log
@@ -18,15 +17,6 @@ from printgen.render.units import Paper
 
 RUNS = 7
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "package-war" / "game.toml"
-
-
-def median_seconds(action: Callable[[], object], runs: int = RUNS) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def playout(seed: int) -> Match:
