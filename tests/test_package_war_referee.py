@@ -148,3 +148,12 @@ def test_cli_score_error_names_player_table_position(runner: CliRunner, tmp_path
     result = runner.invoke(cli, ["score", str(bad)])
     assert result.exit_code == 1
     assert "Ann, table 2, position 2 from the bottom: a 2 on a 2" in result.output
+
+
+def test_a_game_log_given_to_score_points_to_play(runner) -> None:  # type: ignore[no-untyped-def]
+    from printgen.cli import cli
+
+    log = Path(__file__).resolve().parent.parent / "examples" / "package-war" / "game.toml"
+    result = runner.invoke(cli, ["score", str(log)])
+    assert result.exit_code == 1
+    assert "printgen package-war play" in result.output

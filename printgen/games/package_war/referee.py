@@ -156,6 +156,11 @@ def read_player(name: str, data: object, source: str) -> PlayerRound:
 def score_round(document: Mapping[str, Any], source: str, options: ScoreOptions) -> RoundReport:
     """The referee behind `printgen score` for `game = "package-war"`."""
     unknown = sorted(set(document) - {"game", "players"})
+    if "moves" in unknown:
+        raise InvalidRound(
+            f"{source}: this is a game log (it has moves), not one round's end: "
+            f"replay it with `printgen package-war play {source}`"
+        )
     if unknown:
         raise InvalidRound(f"{source}: unknown field(s) {', '.join(unknown)}")
     players = document.get("players")
