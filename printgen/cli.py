@@ -157,11 +157,20 @@ def build(
     for material in chosen:
         _check_options(material, options, given, building_all="all" in names)
     if len(chosen) == 1:
-        _build_one(chosen[0], options, out, show_progress=True)
+        _report(_build_one(chosen[0], options, out, show_progress=True))
         return
+    written: list[Path | None] = []
     with click.progressbar(chosen, label="Building", file=sys.stderr, item_show_func=_name) as bar:
         for material in bar:
-            _build_one(material, options, out, show_progress=False)
+            written.append(_build_one(material, options, out, show_progress=False))
+    # Listed after the bar, so the lines do not tear through it on a terminal.
+    for target in written:
+        _report(target)
+
+
+def _report(target: Path | None) -> None:
+    if target is not None:
+        click.echo(f"wrote {target}")
 
 
 def _name(material: Material | None) -> str:
@@ -190,9 +199,11 @@ def _check_options(
         fail(f"{material.name} does not take {flags}")
 
 
-def _build_one(material: Material, options: BuildOptions, out: Path, show_progress: bool) -> None:
+def _build_one(
+    material: Material, options: BuildOptions, out: Path, show_progress: bool
+) -> Path | None:
     if options.paper not in material.papers:
-        return
+        return None
     target = out / material.file_name(options)
     try:
         if show_progress and options.copies > 1:
@@ -212,7 +223,7 @@ def _build_one(material: Material, options: BuildOptions, out: Path, show_progre
     except PrintgenError as error:
         fail(f"{material.name}: {error}")
     write_atomic(target, data)
-    click.echo(f"wrote {target}")
+    return target
 
 
 @cli.command()
