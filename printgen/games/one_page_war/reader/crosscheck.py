@@ -13,6 +13,8 @@ from printgen.games.one_page_war.sheet import Mode, square_problem
 # Dice give 1 to 6; only Armored support moves a number one up or down per use.
 DIE_MAX = 6
 ARMORED = "Armored support"
+STOLEN_INTEL = "Stolen Intel"
+AI_HIGHEST = 7  # the solo AI writes the die plus one
 ALLIES = "Allies"
 
 
@@ -52,6 +54,9 @@ def cross_check(sheet: SheetReading, layout: Layout, mode: Mode) -> SheetReading
                     )
 
     armored = uses(sheet, layout, ARMORED)
+    highest = DIE_MAX + armored
+    if mode is Mode.SOLO and uses(sheet, layout, STOLEN_INTEL):
+        highest = max(highest, AI_HIGHEST)  # the human may copy the AI's 7
     stars: Counter[str] = Counter()
     for r in sheet.squares:
         ai_side = mode is Mode.SOLO and r.element.side is Side.SECOND
@@ -61,7 +66,7 @@ def cross_check(sheet: SheetReading, layout: Layout, mode: Mode) -> SheetReading
             doubt(r, problem)
             continue
         if isinstance(value, int) and not ai_side:
-            if value > DIE_MAX + armored:
+            if value > highest:
                 doubt(
                     r,
                     f"{value} needs {value - DIE_MAX} uses of {ARMORED}, the tick boxes show "

@@ -30,6 +30,11 @@ def side_name(side: Side | None, players: tuple[str, str]) -> str:
     return players[0] if side is Side.FIRST else players[1]
 
 
+def shown(value: str) -> str:
+    """A reading in words where it is no typed-in value."""
+    return {"?": "another mark", "_": "empty"}.get(value, value)
+
+
 def describe(r: Reading, players: tuple[str, str]) -> str:
     e = r.element
     if e.kind is Kind.SQUARE:
@@ -38,9 +43,10 @@ def describe(r: Reading, players: tuple[str, str]) -> str:
         where = f"{e.arena}, {side_name(e.side, players)}'s tick box {e.index + 1}"
     else:
         where = f"{e.arena}, S space"
-    return f"{where}: {r.value} ({r.confidence:.0%}) or {r.second} ({r.second_confidence:.0%})" + (
-        f" — {r.why}" if r.why else ""
+    reading = (
+        f"{shown(r.value)} ({r.confidence:.0%}) or {shown(r.second)} ({r.second_confidence:.0%})"
     )
+    return f"{where}: {reading}" + (f" — {r.why}" if r.why else "")
 
 
 def _toml_square(value: str) -> str:
@@ -106,7 +112,9 @@ def sheet_toml(reading: SheetReading, layout: Layout, mode: str, tag: SheetTag) 
             )
             values = ", ".join(_toml_square(r.value) for r in cells)
             unsure = [
-                f"square {r.element.index + 1}: {r.value} or {r.second}" for r in cells if r.unsure
+                f"square {r.element.index + 1}: {shown(r.value)} or {shown(r.second)}"
+                for r in cells
+                if r.unsure
             ]
             note = f"  # UNSURE {'; '.join(unsure)}" if unsure else ""
             lines.append(f"{player} = [{values}]{note}")
@@ -117,14 +125,14 @@ def sheet_toml(reading: SheetReading, layout: Layout, mode: str, tag: SheetTag) 
         elif any(r.unsure for r in s_reads):
             lines.append("# allies = true  # UNSURE: is there an S in this arena?")
         ticks = [r for r in reading.ticks if r.element.arena == a.name]
-        shown = {
+        counts = {
             side: sum(1 for r in ticks if r.element.side is side and r.value == "ticked")
             for side in (Side.FIRST, Side.SECOND)
         }
         note = " UNSURE" if any(r.unsure for r in ticks) else ""
         lines.append(
-            f"# tick boxes ticked:{note} {players[0]} side {shown[Side.FIRST]}, "
-            f"{players[1]} side {shown[Side.SECOND]} (of {a.ticks})"
+            f"# tick boxes ticked:{note} {players[0]} side {counts[Side.FIRST]}, "
+            f"{players[1]} side {counts[Side.SECOND]} (of {a.ticks})"
         )
     return "\n".join(lines) + "\n"
 
