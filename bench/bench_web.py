@@ -20,6 +20,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,12 +32,16 @@ TIMEOUT = 600.0  # seconds; a request slower than this counts as lost
 
 
 def make_photos(folder: Path, count: int) -> list[bytes]:
+    """Synthetic photos of filled sheets, saved at a phone camera's JPEG quality (about 95),
+    so each upload weighs what a phone sends."""
+    import numpy as np
     import photo_corpus as corpus
 
     photos = []
     for seed in range(count):
         path = folder / f"sheet-{seed}.jpg"
-        corpus.make_photo(path, seed=2000 + seed, size=SIZE)
+        shot = corpus.random_shot(np.random.default_rng(seed), SIZE)
+        corpus.make_photo(path, seed=2000 + seed, shot=replace(shot, jpeg_quality=95))
         photos.append(path.read_bytes())
     return photos
 
