@@ -10,7 +10,17 @@ import pytest
 from click.testing import CliRunner
 
 from printgen.cli import cli
-from printgen.web.serve import LOCAL_HOST, Plan, half_blocks, plan, qr_text
+from printgen.web.serve import (
+    LOCAL_HOST,
+    PLAIN,
+    WHITE_ON_BLACK,
+    Plan,
+    announce,
+    half_blocks,
+    listen,
+    plan,
+    qr_text,
+)
 
 # Each character is two modules stacked: light modules are drawn, dark ones left blank.
 GLYPH_MODULES = {"█": (1, 1), "▀": (1, 0), "▄": (0, 1), " ": (0, 0)}
@@ -79,3 +89,35 @@ def test_serve_is_listed_with_its_options() -> None:
 @pytest.mark.parametrize("port", ["0", "70000", "http"])
 def test_serve_refuses_a_port_out_of_range(port: str) -> None:
     assert CliRunner().invoke(cli, ["serve", "--port", port]).exit_code == 2
+
+
+def test_a_token_server_answers_403_without_it_and_its_qr_carries_it() -> None:
+    """What --lan sets up, on loopback: the QR code's URL is the only way in."""
+    import http.client
+    import threading
+
+    server = listen(Plan(LOCAL_HOST, 0, "tok-3n9Xq2"))
+    where = Plan(LOCAL_HOST, server.port, "tok-3n9Xq2")
+    said: list[str] = []
+    announce(where, said.append)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+
+    def status(path: str) -> int:
+        connection = http.client.HTTPConnection(LOCAL_HOST, where.port, timeout=30)
+        connection.request("GET", path)
+        return connection.getresponse().status
+
+    try:
+        assert status("/") == 403
+        assert status("/?t=tok-3n9Xq") == 403
+        qr_lines = [line.removeprefix(WHITE_ON_BLACK).removesuffix(PLAIN) for line in said]
+        url = decode(
+            "\n".join(line for line in qr_lines if line and set(line) <= set(GLYPH_MODULES))
+        )
+        assert url == where.url
+        assert status(url.removeprefix(f"http://{LOCAL_HOST}:{where.port}")) == 200
+        assert f"  {where.url}" in said
+    finally:
+        server.shutdown()
+        server.server_close()

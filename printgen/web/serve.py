@@ -10,11 +10,12 @@ import ipaddress
 import secrets
 import signal
 import socket
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from reportlab.graphics.barcode import qrencoder
-from werkzeug.serving import make_server
+from werkzeug.serving import BaseWSGIServer, make_server
 
 from printgen.errors import InputError
 from printgen.web.app import create_app
@@ -26,6 +27,8 @@ _ROUTE_PROBE = ("192.0.2.1", 9)
 
 # A quiet zone of this many modules around the code, as the QR standard asks.
 QUIET_ZONE = 2
+WHITE_ON_BLACK = "\x1b[97;40m"
+PLAIN = "\x1b[0m"
 
 
 @dataclass(frozen=True)
@@ -94,7 +97,21 @@ def half_blocks(modules: Sequence[Sequence[bool | None]]) -> str:
 def serve(port: int, lan: bool, echo: Callable[[str], object] = print) -> None:
     """`printgen serve`: listen, say where, and serve until interrupted."""
     where = plan(lan, port)
-    app = create_app(token=where.token)
+    server = listen(where)
+    announce(where, echo)
+    if threading.current_thread() is threading.main_thread():
+        # Stopped by a signal too, the app still removes its upload folder on the way out.
+        signal.signal(signal.SIGTERM, _stop)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+def listen(where: Plan) -> BaseWSGIServer:
+    """The app's threaded server, bound to `where` (port 0: any free port)."""
     # Bound here rather than by Werkzeug, which answers a busy port by exiting on its own.
     try:
         listening = socket.create_server((where.host, where.port))
@@ -102,25 +119,21 @@ def serve(port: int, lan: bool, echo: Callable[[str], object] = print) -> None:
         raise InputError(
             f"cannot listen on {where.host}:{where.port}: {error.strerror}; try --port"
         ) from None
+    app = create_app(token=where.token)
     with listening:
-        server = make_server(where.host, where.port, app, threaded=True, fd=listening.fileno())
+        return make_server(where.host, where.port, app, threaded=True, fd=listening.fileno())
+
+
+def announce(where: Plan, echo: Callable[[str], object]) -> None:
     if where.token:
         # Light modules drawn white on black whatever the terminal's colours.
         for line in qr_text(where.url).splitlines():
-            echo(f"\x1b[97;40m{line}\x1b[0m")
+            echo(f"{WHITE_ON_BLACK}{line}{PLAIN}")
         echo("Scan the code with a phone on the same network, or open:")
     else:
         echo("Open on this machine (add --lan to reach it from a phone):")
     echo(f"  {where.url}")
     echo("Stop with Ctrl+C.")
-    # Stopped by a signal too, the app still removes its upload folder on the way out.
-    signal.signal(signal.SIGTERM, _stop)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
 
 
 def _stop(signum: int, frame: object) -> None:
