@@ -5,6 +5,7 @@ from __future__ import annotations
 import struct
 import sys
 import zlib
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -132,3 +133,25 @@ def test_photo_errors_are_input_errors() -> None:
     from printgen.errors import InputError
 
     assert issubclass(PhotoError, InputError)
+
+
+def test_a_blurred_photo_is_refused_with_advice(tmp_path: Path, runner: CliRunner) -> None:
+    from printgen.games.one_page_war.reader.errors import PoorPhoto
+
+    path = tmp_path / "shaken.jpg"
+    shot = replace(GENTLE, blur=3.5)
+    photo_corpus.make_photo(path, 6, SMALL, mode="duel", shot=shot)
+    with pytest.raises(PoorPhoto, match="too blurred"):
+        read(path)
+    code, output = _score(runner, path, tmp_path)
+    assert code == 1 and "hold the phone still" in output
+
+
+def test_a_sheet_too_small_in_the_photo_is_refused(tmp_path: Path) -> None:
+    from printgen.games.one_page_war.reader.errors import PoorPhoto
+
+    path = tmp_path / "far.jpg"
+    shot = replace(GENTLE, fill=0.3, blur=0.2)
+    photo_corpus.make_photo(path, 7, SMALL, mode="duel", shot=shot)
+    with pytest.raises(PoorPhoto, match="move closer"):
+        read(path)

@@ -33,11 +33,11 @@ from printgen.render.units import Paper
 # The rectified sheet's resolution: a 14 mm square becomes 84 pixels.
 PX_PER_MM = 6.0
 # Below this many photo pixels across a square, digits are too small to read safely.
-MIN_SQUARE_PX = 22.0
+MIN_SQUARE_PX = 28.0
 # Edge blur (Gaussian sigma, mm on the sheet) measured across the markers' black-white edges:
 # over the first the photo is soft (a warning), over the second pencil digits wash out.
 WARN_BLUR_MM = 0.3
-MAX_BLUR_MM = 0.6
+MAX_BLUR_MM = 0.5
 # Marker corners further than this from where the sheet puts them: the sheet is not flat.
 WARN_FIT_MM = 0.8
 MAX_FIT_MM = 2.5
@@ -189,6 +189,8 @@ def locate(grey: np.ndarray, source: str) -> Located:
             )
         if qr_text is not None:
             _tag(qr_text, source)  # a foreign QR code is the clearer error
+        if markers.found:
+            _refuse_blur(blur_mm(grey, markers, sheet_geometry("standard", Paper.A4)), source)
         seen = ", ".join(CORNER_NAMES[i] for i in sorted(markers.found)) or "none"
         missing = ", ".join(CORNER_NAMES[i] for i in sorted(set(CORNER_NAMES) - set(markers.found)))
         raise MarkerMissing(
@@ -204,6 +206,8 @@ def locate(grey: np.ndarray, source: str) -> Located:
         h, error = _homography(markers, geometry)
         tries.append((error, paper, h, geometry))
     tries.sort(key=lambda t: t[0])
+    # Too small to read digits is also too small for the QR code: say the useful thing first.
+    _refuse_small(_smallest_square_px(tries[0][2], tries[0][3]), source)
     text = None
     for _, _, h, geometry in tries:
         text = _decode_qr(grey, h, geometry)
@@ -225,19 +229,9 @@ def locate(grey: np.ndarray, source: str) -> Located:
             f"the sheet is bent or folded. Lay it flat and {RETAKE}"
         )
     square_px = _smallest_square_px(h, geometry)
-    if square_px < MIN_SQUARE_PX:
-        raise PoorPhoto(
-            f"{source}: the squares are only {square_px:.0f} pixels across in the photo (at least "
-            f"{MIN_SQUARE_PX:.0f} are needed); move closer so the sheet fills the photo, and "
-            f"{RETAKE.split(', or')[0]}"
-        )
+    _refuse_small(square_px, source)
     blur = blur_mm(grey, markers, geometry)
-    if blur > MAX_BLUR_MM:
-        raise PoorPhoto(
-            f"{source}: the photo is too blurred to read pencil digits (edges spread over "
-            f"{blur:.1f} mm); hold the phone still, tap the sheet to focus, use more light, and "
-            f"{RETAKE.split(', or')[0]}"
-        )
+    _refuse_blur(blur, source)
     advice = []
     if blur > WARN_BLUR_MM:
         advice.append(f"the photo is a little soft (edges spread over {blur:.1f} mm): focus")
@@ -246,6 +240,24 @@ def locate(grey: np.ndarray, source: str) -> Located:
             f"the sheet is not quite flat (markers {error:.1f} mm off): flatten it next time"
         )
     return Located(tag, geometry, h, error, square_px, blur, tuple(advice))
+
+
+def _refuse_small(square_px: float, source: str) -> None:
+    if square_px < MIN_SQUARE_PX:
+        raise PoorPhoto(
+            f"{source}: the squares are only {square_px:.0f} pixels across in the photo (at least "
+            f"{MIN_SQUARE_PX:.0f} are needed); move closer so the sheet fills the photo, and "
+            f"{RETAKE.split(', or')[0]}"
+        )
+
+
+def _refuse_blur(blur: float, source: str) -> None:
+    if blur > MAX_BLUR_MM:
+        raise PoorPhoto(
+            f"{source}: the photo is too blurred to read pencil digits (edges spread over "
+            f"{blur:.1f} mm); hold the phone still, tap the sheet to focus, use more light, and "
+            f"{RETAKE.split(', or')[0]}"
+        )
 
 
 def blur_mm(grey: np.ndarray, markers: Markers, geometry: SheetGeometry) -> float:
