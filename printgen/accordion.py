@@ -384,6 +384,7 @@ CARD = Material(
     description="Any rules source in seeds/ as an accordion card: --rules FILE [--panels N]",
     build=_build_generic,
     accepts=frozenset({"rules", "panels", "large_print"}),
+    standalone=False,
 )
 
 

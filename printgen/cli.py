@@ -138,7 +138,7 @@ def build(
 
     known = {m.name: m for m in all_materials()}
     if "all" in names:
-        chosen = [m for m in known.values() if m.name != "card"]
+        chosen = [m for m in known.values() if m.standalone]
     else:
         unknown = [n for n in names if n not in known]
         if unknown:

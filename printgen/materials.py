@@ -40,6 +40,9 @@ class Material:
     build: Callable[[BuildOptions, Progress | None], bytes]
     accepts: frozenset[str] = frozenset()
     papers: tuple[Paper, ...] = (Paper.A4, Paper.LETTER)
+    # False for a material that needs an input file named on the command line (the generic
+    # card): `build all`, the web page and the print checks leave it out.
+    standalone: bool = True
 
     def file_name(self, options: BuildOptions) -> str:
         return f"{self.name}-{options.paper.value}.pdf"

@@ -9,19 +9,14 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from printgen.games import all_materials
+from printgen.games import standalone_materials
 from printgen.materials import BuildOptions
 from printgen.render.readback import embedded_fonts, page_count, page_size_mm, render_page
 
 DPI = 40
 # The rules cards' design puts the card in the sheet's top-left corner, printed to within 5 mm.
 EDGE_MM = {"war-card": 5.0}
-CASES = [
-    (material, paper)
-    for material in all_materials()
-    if material.name != "card"
-    for paper in material.papers
-]
+CASES = [(material, paper) for material in standalone_materials() for paper in material.papers]
 
 
 @pytest.fixture(scope="module")
@@ -66,9 +61,7 @@ def test_print_truths(material, paper, built) -> None:  # type: ignore[no-untype
             assert band.min() > 200, f"page {index + 1}: ink within {edge} mm of the {name} edge"
 
 
-@pytest.mark.parametrize(
-    "material", [m for m in all_materials() if m.name != "card"], ids=lambda m: m.name
-)
+@pytest.mark.parametrize("material", standalone_materials(), ids=lambda m: m.name)
 def test_builds_are_reproducible(material, built) -> None:  # type: ignore[no-untyped-def]
     paper = material.papers[0]
     first = build(material, paper, built)

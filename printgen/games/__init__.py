@@ -22,5 +22,10 @@ def all_materials() -> tuple[Material, ...]:
     return tuple(materials)
 
 
+def standalone_materials() -> tuple[Material, ...]:
+    """What `printgen build all` builds: every material that needs no input file."""
+    return tuple(m for m in all_materials() if m.standalone)
+
+
 def game_named(name: str) -> Game | None:
     return next((game for game in all_games() if game.name == name), None)

@@ -36,9 +36,6 @@ from printgen.web.uploads import MAX_UPLOAD_BYTES, Refused, photo_suffix
 
 PhotoReader = Callable[[Path, PhotoOptions], ScoreReport]
 
-# The generic card needs a rules file chosen on the command line; `printgen build all` skips it too.
-NOT_LISTED = frozenset({"card"})
-
 KEPT_NAME = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 KEPT_FILES = ("annotated.png", "sheet.json")
 
@@ -215,9 +212,9 @@ def _routes(app: Flask, settings: Settings) -> None:
 
 
 def _materials() -> dict[str, Material]:
-    from printgen.games import all_materials
+    from printgen.games import standalone_materials
 
-    return {m.name: m for m in all_materials() if m.name not in NOT_LISTED}
+    return {m.name: m for m in standalone_materials()}
 
 
 def _download(data: bytes, name: str, mimetype: str) -> Response:
