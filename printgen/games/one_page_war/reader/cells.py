@@ -36,6 +36,8 @@ class Reading:
     second_confidence: float
     unsure: bool
     why: str = ""  # why it is unsure, when it is
+    # Every reading considered, likeliest first (squares), for picking a legal one when unsure.
+    candidates: tuple[tuple[str, float], ...] = ()
 
     def doubt(self, why: str) -> Reading:
         reason = f"{self.why}; {why}" if self.why else why
@@ -168,13 +170,14 @@ def square_candidates(patch: np.ndarray, using: digits.Model | None = None) -> d
 
 def read_square(ink: InkMap, e: Element, threshold: float) -> Reading:
     ranked = _ranked(square_candidates(crop(ink, e, SQUARE_INSET_MM)))
-    (top, p1), (second, p2) = ranked[0], ranked[1] if len(ranked) > 1 else ("?", 0.0)
-    reading = Reading(e, top, p1, second, p2, False)
+    ranked += [("?", 0.0)] * (3 - len(ranked))
+    kept = tuple((v, p) for v, p in ranked if p >= 1e-4)
+    (top, p1), (second, p2) = ranked[0], ranked[1]
+    reading = Reading(e, top, p1, second, p2, False, candidates=kept)
     if top == "?":
-        # No digit or star: show the likeliest legal reading, but never as sure.
-        (top, p1) = (second, p2)
-        third = ranked[2] if len(ranked) > 2 else ("?", 0.0)
-        return Reading(e, top, p1, third[0], third[1], True, "a mark that is no digit or star")
+        # No digit or star: show the likeliest reading, but never as sure.
+        (top, p1), (second, p2) = ranked[1], ranked[2]
+        return Reading(e, top, p1, second, p2, True, "a mark that is no digit or star", kept)
     if p1 < threshold:
         return reading.doubt(f"only {p1:.0%} sure")
     return reading

@@ -4,6 +4,8 @@ that contradict the numbers, make the cells involved unsure (never silently acce
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import replace
 
 from printgen.games.one_page_war.geometry import Side
 from printgen.games.one_page_war.layout import Layout
@@ -35,6 +37,15 @@ def uses(sheet: SheetReading, layout: Layout, power: str) -> int:
     )
 
 
+def _likeliest_legal(r: Reading, legal: Callable[[str], bool]) -> Reading:
+    """An unsure square shows its likeliest reading the rules allow, and the runner-up."""
+    allowed = [(v, p) for v, p in r.candidates if legal(v)]
+    if not allowed or allowed[0][0] == r.value:
+        return r
+    (value, p), (second, q) = allowed[0], (allowed[1] if len(allowed) > 1 else ("?", 0.0))
+    return replace(r, value=value, confidence=p, second=second, second_confidence=q)
+
+
 def cross_check(sheet: SheetReading, layout: Layout, mode: Mode) -> SheetReading:
     doubts: dict[int, list[str]] = {}
 
@@ -57,23 +68,42 @@ def cross_check(sheet: SheetReading, layout: Layout, mode: Mode) -> SheetReading
     highest = DIE_MAX + armored
     if mode is Mode.SOLO and uses(sheet, layout, STOLEN_INTEL):
         highest = max(highest, AI_HIGHEST)  # the human may copy the AI's 7
-    stars: Counter[str] = Counter()
-    for r in sheet.squares:
-        ai_side = mode is Mode.SOLO and r.element.side is Side.SECOND
-        value: object = int(r.value) if r.value.isdigit() else r.value
+
+    def problems(value_text: str, ai_side: bool) -> list[str]:
+        """Why a square's value cannot be on this sheet (empty when it can)."""
+        value: object = int(value_text) if value_text.isdigit() else value_text
+        if value_text == "?":
+            return ["a mark that is no digit or star"]
         problem = square_problem(value, mode, ai_side)
         if problem:
-            doubt(r, problem)
-            continue
+            return [problem]
         if isinstance(value, int) and not ai_side:
             if value > highest:
-                doubt(
-                    r,
+                return [
                     f"{value} needs {value - DIE_MAX} uses of {ARMORED}, the tick boxes show "
-                    f"{armored}",
-                )
-            elif value == 0 and armored == 0:
-                doubt(r, f"0 needs a use of {ARMORED}, and no such box is ticked")
+                    f"{armored}"
+                ]
+            if value == 0 and armored == 0:
+                return [f"0 needs a use of {ARMORED}, and no such box is ticked"]
+        return []
+
+    stars: Counter[str] = Counter()
+    squares = []
+    for r in sheet.squares:
+        ai_side = mode is Mode.SOLO and r.element.side is Side.SECOND
+        found = problems(r.value, ai_side)
+        if found:
+            r = r.doubt(f"read as {r.value}, but {found[0]}")
+
+        def legal(value: str, ai_side: bool = ai_side) -> bool:
+            return not problems(value, ai_side)
+
+        if r.unsure and r.candidates:
+            r = _likeliest_legal(r, legal)
+        squares.append(r)
+    sheet = SheetReading(tuple(squares), sheet.ticks, sheet.allies)
+    for r in sheet.squares:
+        value = r.value
         if value == "*":
             assert r.element.arena is not None
             stars[r.element.arena] += 1

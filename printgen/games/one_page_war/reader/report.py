@@ -37,10 +37,12 @@ def shown(value: str) -> str:
 
 def describe(r: Reading, players: tuple[str, str]) -> str:
     e = r.element
+    owner = side_name(e.side, players)
+    owner = "your" if owner == "You" else f"{owner}'s"
     if e.kind is Kind.SQUARE:
-        where = f"{e.arena}, {side_name(e.side, players)}'s square {e.index + 1}"
+        where = f"{e.arena}, {owner} square {e.index + 1}"
     elif e.kind is Kind.TICK:
-        where = f"{e.arena}, {side_name(e.side, players)}'s tick box {e.index + 1}"
+        where = f"{e.arena}, {owner} tick box {e.index + 1}"
     else:
         where = f"{e.arena}, S space"
     reading = (
