@@ -239,3 +239,36 @@ def test_tick_boxes_are_judged_against_the_sheets_own_empty_boxes() -> None:
     readings = read_ticks(ink, boxes)
     assert [r.value for r in readings] == ["ticked"] * 6 + ["empty"] * (len(boxes) - 6)
     assert not any(r.unsure for r in readings)
+
+
+def test_an_unsure_square_shows_its_likeliest_legal_reading() -> None:
+    sheet = _sheet()
+    squares = tuple(
+        replace(
+            r,
+            value="8",
+            confidence=0.6,
+            second="5",
+            second_confidence=0.3,
+            unsure=True,
+            why="only 60% sure",
+            candidates=(("8", 0.6), ("5", 0.3), ("6", 0.05)),
+        )
+        if (r.element.arena, r.element.side, r.element.index) == ("Sea", Side.SECOND, 0)
+        else r
+        for r in sheet.squares
+    )
+    checked = cross_check(SheetReading(squares, sheet.ticks, sheet.allies), LAYOUT, Mode.SOLO)
+    cell = next(r for r in checked.squares if r.unsure)
+    assert (cell.value, cell.second) == ("5", "6")
+    assert "read as 8" in cell.why
+
+
+def test_an_unfinished_sheet_is_never_a_final_result(tmp_path: Path, runner: CliRunner) -> None:
+    rng = np.random.default_rng(9)
+    truth = photo_corpus.random_game(rng, "duel", finished=False)
+    shot = photo_corpus.Shot(size=SMALL, tilt_deg=5, blur=0.4, seed=4)
+    path = tmp_path / "unfinished.jpg"
+    photo_corpus.make_photo(path, 24, SMALL, mode="duel", shot=shot, truth=truth)
+    assert runner.invoke(cli, ["score", str(path)]).exit_code in (1, 3)
+    assert runner.invoke(cli, ["score", "--partial", str(path)]).exit_code == 3
