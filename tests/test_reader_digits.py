@@ -19,8 +19,9 @@ def test_shipped_model_is_small_and_loads_without_pickle() -> None:
     with np.load(digits.MODEL_PATH, allow_pickle=False) as data:
         assert tuple(str(c) for c in data["classes"]) == digits.CLASSES
     model = digits.load_model_file(digits.MODEL_PATH)
-    assert model.weights[0].shape[0] == digits.FEATURES
-    assert model.weights[-1].shape[1] == len(digits.CLASSES)
+    for net in model.nets:
+        assert net.weights[0].shape[0] == digits.FEATURES
+        assert net.weights[-1].shape[1] == len(digits.CLASSES)
     assert 0.5 < model.threshold < 1.0
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -214,8 +215,8 @@ def calibrate(
     from printgen.games.one_page_war.reader import cells as reader_cells
 
     best: tuple[float, float, float, dict[str, float]] | None = None
-    for temperature in (1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0):
-        trial = digits.Model(model.mean, model.scale, model.weights, model.biases, temperature, 0.5)
+    for temperature in (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0):
+        trial = model.with_calibration(temperature, 0.5)
         confidences, right, nll = [], [], 0.0
         for kind, truth, patch in cells:
             if kind == "square":
@@ -259,10 +260,12 @@ def main() -> None:
     from sklearn.neural_network import MLPClassifier
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--samples", type=int, default=2500, help="training marks per class")
+    parser.add_argument("--samples", type=int, default=3000, help="training marks per class")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--photos", type=int, default=120, help="training photos (reader's view)")
-    parser.add_argument("--calibration-photos", type=int, default=60)
+    parser.add_argument("--photos", type=int, default=250, help="training photos (reader's view)")
+    parser.add_argument("--calibration-photos", type=int, default=80)
+    parser.add_argument("--nets", type=int, default=3, help="perceptrons in the ensemble")
+    parser.add_argument("--out", type=Path, default=digits.MODEL_PATH, help="where to write it")
     args = parser.parse_args()
 
     try:
@@ -288,53 +291,55 @@ def main() -> None:
     )
     mean = x.mean(axis=0)
     scale = x.std(axis=0) + 1e-3
-    net = MLPClassifier(
-        hidden_layer_sizes=(256, 128),
-        alpha=3e-4,
-        batch_size=256,
-        learning_rate_init=1e-3,
-        max_iter=60,
-        early_stopping=True,
-        validation_fraction=0.08,
-        n_iter_no_change=6,
-        random_state=args.seed,
-    )
-    net.fit((x - mean) / scale, y)
-    print(f"trained in {time.time() - start:.0f} s, {net.n_iter_} epochs")
-    classes = list(net.classes_)
-    if classes != list(range(len(digits.CLASSES))):
-        raise SystemExit(f"a class had no samples: {classes}")
-    model = digits.Model(
-        mean=mean,
-        scale=scale,
-        weights=tuple(np.asarray(w, np.float32) for w in net.coefs_),
-        biases=tuple(np.asarray(b, np.float32) for b in net.intercepts_),
-        temperature=1.0,
-        threshold=0.9,
-    )
+    nets = []
+    rng = np.random.default_rng(args.seed)
+    for k in range(args.nets):
+        # Each net sees its own nine tenths of the data from its own starting point: their
+        # disagreement on unfamiliar marks is what lowers the ensemble's confidence.
+        pick = rng.random(len(y)) < 0.9
+        net = MLPClassifier(
+            hidden_layer_sizes=(256, 128),
+            alpha=3e-4,
+            batch_size=256,
+            learning_rate_init=1e-3,
+            max_iter=60,
+            early_stopping=True,
+            validation_fraction=0.08,
+            n_iter_no_change=6,
+            random_state=args.seed + k,
+        )
+        net.fit((x[pick] - mean) / scale, y[pick])
+        if list(net.classes_) != list(range(len(digits.CLASSES))):
+            raise SystemExit(f"a class had no samples: {list(net.classes_)}")
+        nets.append(
+            digits.Net(
+                tuple(np.asarray(w, np.float32) for w in net.coefs_),
+                tuple(np.asarray(b, np.float32) for b in net.intercepts_),
+            )
+        )
+        print(f"net {k + 1} trained at {time.time() - start:.0f} s, {net.n_iter_} epochs")
+    model = digits.Model(mean, scale, tuple(nets), temperature=1.0, threshold=0.9)
     p = model.probabilities(xh)
     print(f"held-out synthetic marks: accuracy {np.mean(p.argmax(axis=1) == yh):.4f}")
     temperature, threshold, stats = calibrate(model, calibration)
-    model = digits.Model(
-        model.mean, model.scale, model.weights, model.biases, temperature, threshold
-    )
-    digits.save_model(digits.MODEL_PATH, model)
-    print(f"training accuracy {np.mean(net.predict((x - mean) / scale) == y):.4f}")
+    model = model.with_calibration(temperature, threshold)
+    digits.save_model(args.out, model)
+    print(f"training accuracy {np.mean(model.probabilities(x).argmax(axis=1) == y):.4f}")
     print(
         f"calibration cells ({stats['cells']:.0f}, held-out writers): accuracy "
         f"{stats['accuracy']:.4f}, temperature {temperature:.2f}, threshold {threshold:.3f}, "
         f"accepted {stats['accepted']:.4f}, wrong above threshold "
         f"{stats['wrong_above_threshold']:.4%} ({stats['wrong_above_threshold_count']:.0f})"
     )
-    q = digits.load_model_file(digits.MODEL_PATH).probabilities(xh)
+    q = digits.load_model_file(args.out).probabilities(xh)
     confusion = np.zeros((len(digits.CLASSES),) * 2, np.int64)
     np.add.at(confusion, (yh, q.argmax(axis=1)), 1)
     print("held-out synthetic marks, confusions:")
     for i, name in enumerate(digits.CLASSES):
         wrong = {digits.CLASSES[j]: int(c) for j, c in enumerate(confusion[i]) if c and j != i}
         print(f"  {name:>5}: {confusion[i, i]}/{confusion[i].sum()} {wrong or ''}")
-    size = digits.MODEL_PATH.stat().st_size
-    print(f"wrote {digits.MODEL_PATH} ({size / 1024:.0f} KiB)")
+    size = args.out.stat().st_size
+    print(f"wrote {args.out} ({size / 1024:.0f} KiB)")
 
 
 if __name__ == "__main__":

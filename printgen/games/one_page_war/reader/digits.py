@@ -8,7 +8,7 @@ trained by `training/train_digits.py` (see docs/reader.md). Only numpy and OpenC
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -109,26 +109,44 @@ def features(marks: Marks) -> np.ndarray | None:
 
 
 @dataclass(frozen=True)
+class Net:
+    """One multilayer perceptron: ReLU layers, logits out."""
+
+    weights: tuple[np.ndarray, ...]
+    biases: tuple[np.ndarray, ...]
+
+    def logits(self, a: np.ndarray) -> np.ndarray:
+        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
+            a = a @ w + b
+            if i < len(self.weights) - 1:
+                a = np.maximum(a, 0)
+        return a
+
+
+@dataclass(frozen=True)
 class Model:
-    """A multilayer perceptron: standardise, ReLU layers, softmax with a calibrated temperature."""
+    """A small ensemble of perceptrons trained apart: inputs standardised, each net's softmax
+    (with a calibrated temperature) averaged. Nets that disagree lower the confidence, which is
+    what keeps an unfamiliar hand from being read surely."""
 
     mean: np.ndarray
     scale: np.ndarray
-    weights: tuple[np.ndarray, ...]
-    biases: tuple[np.ndarray, ...]
+    nets: tuple[Net, ...]
     temperature: float
     threshold: float  # calibrated confidence below which a reading is unsure
 
     def probabilities(self, x: np.ndarray) -> np.ndarray:
         a = (np.atleast_2d(x).astype(np.float32) - self.mean) / self.scale
-        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
-            a = a @ w + b
-            if i < len(self.weights) - 1:
-                a = np.maximum(a, 0)
-        a = a / self.temperature
-        a -= a.max(axis=1, keepdims=True)
-        e = np.exp(a)
-        return e / e.sum(axis=1, keepdims=True)
+        total = np.zeros((a.shape[0], len(CLASSES)), np.float64)
+        for net in self.nets:
+            z = net.logits(a) / self.temperature
+            z -= z.max(axis=1, keepdims=True)
+            e = np.exp(z)
+            total += e / e.sum(axis=1, keepdims=True)
+        return total / len(self.nets)
+
+    def with_calibration(self, temperature: float, threshold: float) -> Model:
+        return replace(self, temperature=temperature, threshold=threshold)
 
 
 def save_model(path: Path, model: Model) -> None:
@@ -139,9 +157,10 @@ def save_model(path: Path, model: Model) -> None:
         "threshold": np.array(model.threshold, np.float32),
         "classes": np.array(CLASSES),
     }
-    for i, (w, b) in enumerate(zip(model.weights, model.biases, strict=True)):
-        arrays[f"w{i}"] = w.astype(np.float16)
-        arrays[f"b{i}"] = b.astype(np.float32)
+    for k, net in enumerate(model.nets):
+        for i, (w, b) in enumerate(zip(net.weights, net.biases, strict=True)):
+            arrays[f"net{k}_w{i}"] = w.astype(np.float16)
+            arrays[f"net{k}_b{i}"] = b.astype(np.float32)
     np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
 
 
@@ -150,12 +169,29 @@ def load_model_file(path: Path) -> Model:
         classes = tuple(str(c) for c in data["classes"])
         if classes != CLASSES:
             raise ValueError(f"{path}: model classes {classes} differ from {CLASSES}")
-        layers = sum(1 for k in data.files if k.startswith("w"))
+        nets = []
+        k = 0
+        while f"net{k}_w0" in data.files:
+            layers = sum(1 for name in data.files if name.startswith(f"net{k}_w"))
+            nets.append(
+                Net(
+                    tuple(data[f"net{k}_w{i}"].astype(np.float32) for i in range(layers)),
+                    tuple(data[f"net{k}_b{i}"] for i in range(layers)),
+                )
+            )
+            k += 1
+        if not nets:  # a single net, as the first models were saved
+            layers = sum(1 for name in data.files if name.startswith("w"))
+            nets.append(
+                Net(
+                    tuple(data[f"w{i}"].astype(np.float32) for i in range(layers)),
+                    tuple(data[f"b{i}"] for i in range(layers)),
+                )
+            )
         return Model(
             mean=data["mean"],
             scale=data["scale"],
-            weights=tuple(data[f"w{i}"].astype(np.float32) for i in range(layers)),
-            biases=tuple(data[f"b{i}"] for i in range(layers)),
+            nets=tuple(nets),
             temperature=float(data["temperature"]),
             threshold=float(data["threshold"]),
         )
