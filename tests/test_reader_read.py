@@ -272,3 +272,22 @@ def test_an_unfinished_sheet_is_never_a_final_result(tmp_path: Path, runner: Cli
     photo_corpus.make_photo(path, 24, SMALL, mode="duel", shot=shot, truth=truth)
     assert runner.invoke(cli, ["score", str(path)]).exit_code in (1, 3)
     assert runner.invoke(cli, ["score", "--partial", str(path)]).exit_code == 3
+
+
+def test_cells_under_glare_are_unsure_with_advice(tmp_path: Path) -> None:
+    import cv2
+
+    rng = np.random.default_rng(0)
+    truth = photo_corpus.random_game(rng, "duel")
+    shot = photo_corpus.Shot(size=SMALL, tilt_deg=10, blur=0.4, noise=2, seed=7)
+    sheet = photo_corpus.fill_sheet(photo_corpus.blank_sheet(Paper.A4, "duel"), truth, 5)
+    photo = photo_corpus.photograph(sheet, shot)
+    cv2.circle(photo, (800, 700), 90, (255, 255, 255), -1)  # a lamp's reflection, blown out
+    path = tmp_path / "glare.jpg"
+    photo_corpus.save_photo(cv2.GaussianBlur(photo, (0, 0), 1), path, shot)
+    report = read_photo(path, PhotoOptions())
+    glared = [r for r in report.reading.all if "glare" in r.why]
+    assert glared and all(r.unsure for r in glared)
+    assert any("turn off the flash" in a for a in report.advice)
+    for r in report.reading.all:
+        assert r.value == truth[photo_corpus.key(r.element)] or r.unsure
