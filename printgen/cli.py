@@ -13,7 +13,14 @@ from typing import Any
 import click
 
 from printgen.errors import InputError, PrintgenError
-from printgen.materials import BuildOptions, Material, PhotoOptions, ScoreOptions, ScoreReport
+from printgen.materials import (
+    OPTION_NAMES,
+    BuildOptions,
+    Material,
+    PhotoOptions,
+    ScoreOptions,
+    ScoreReport,
+)
 from printgen.paths import OUTPUT_DIR
 from printgen.render.pdf import write_atomic
 from printgen.render.units import Paper
@@ -115,6 +122,11 @@ def list_materials() -> None:
     help="(team pack) Pairs of opponents, 2 to 6.",
 )
 @click.option("--layout", default="standard", show_default=True, help="Layout data to draw from.")
+@click.option(
+    "--batch",
+    default="",
+    help="(One Page War) Name this print run, e.g. a date: its sheet ids differ from other runs'.",
+)
 def build(
     names: tuple[str, ...],
     paper: str,
@@ -125,6 +137,7 @@ def build(
     copies: int,
     pairs: int,
     layout: str,
+    batch: str,
 ) -> None:
     """Build materials into PDFs. NAMES are from `printgen list`, or `all`.
 
@@ -152,6 +165,7 @@ def build(
         copies=copies,
         pairs=pairs,
         layout=layout,
+        batch=batch,
     )
     given = _options_given(click.get_current_context())
     for material in chosen:
@@ -180,7 +194,7 @@ def _name(material: Material | None) -> str:
 def _options_given(ctx: click.Context) -> set[str]:
     return {
         name
-        for name in ("rules", "panels", "large_print", "copies", "pairs", "layout")
+        for name in OPTION_NAMES
         if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
     }
 

@@ -27,10 +27,12 @@ class BuildOptions:
     copies: int = 1
     pairs: int = 2
     layout: str = "standard"
+    # Names a print run, so its sheet ids differ from another run's with the same options.
+    batch: str = ""
 
 
 # Names of the optional BuildOptions fields, as a material declares which it accepts.
-OPTION_NAMES = ("rules", "panels", "large_print", "copies", "pairs", "layout")
+OPTION_NAMES = ("rules", "panels", "large_print", "copies", "pairs", "layout", "batch")
 
 
 @dataclass(frozen=True)

@@ -294,6 +294,27 @@ def test_copies_each_with_its_own_id_and_progress() -> None:
     assert pdf.count(b"/Subtype /Form") == 1
 
 
+def test_a_named_batch_gets_ids_of_its_own(runner, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    def first_id(pdf: bytes) -> str:
+        return SheetTag.from_text(
+            cv2.QRCodeDetector().detectAndDecode(gray(pdf, 0, 110))[0]
+        ).sheet_id
+
+    plain = build_duel(BuildOptions())
+    club = build_duel(BuildOptions(batch="club-night-2026-11-29"))
+    assert first_id(plain) != first_id(club)
+    assert first_id(club) == first_id(build_duel(BuildOptions(batch="club-night-2026-11-29")))
+    assert first_id(club).endswith("-0001")
+    team = build_team(BuildOptions(batch="finals"))
+    assert first_id(team) != first_id(build_team(BuildOptions()))
+    result = runner.invoke(
+        cli, ["build", "one-page-war", "--batch", "finals", "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    refused = runner.invoke(cli, ["build", "war-card", "--batch", "x", "--out", str(tmp_path)])
+    assert refused.exit_code == 1 and "--batch" in refused.output
+
+
 def test_same_inputs_same_bytes() -> None:
     options = BuildOptions(paper=Paper.LETTER, copies=2)
     assert build_solo(options) == build_solo(options)

@@ -104,16 +104,20 @@ def check_pairs(pairs: int) -> None:
         )
 
 
-def sheet_specs(mode: Mode, layout: Layout, paper: Paper, copies: int) -> list[SheetSpec]:
+def sheet_specs(
+    mode: Mode, layout: Layout, paper: Paper, copies: int, batch: str = ""
+) -> list[SheetSpec]:
     """A batch of duel or solo sheets, numbered from 1, each with its own id."""
     check_copies(copies)
     return [
-        SheetSpec(mode, sheet_id(mode.value, layout, paper, k), f"{mode.value} sheet")
+        SheetSpec(mode, sheet_id(mode.value, layout, paper, k, seed=batch), f"{mode.value} sheet")
         for k in range(1, copies + 1)
     ]
 
 
-def team_pages(layout: Layout, paper: Paper, pairs: int, copies: int = 1) -> list[Page]:
+def team_pages(
+    layout: Layout, paper: Paper, pairs: int, copies: int = 1, batch: str = ""
+) -> list[Page]:
     """Per pack, its N sheets ("sheet k of N", each its own id), then the pack's tally sheet."""
     check_pairs(pairs)
     check_copies(copies)
@@ -122,7 +126,7 @@ def team_pages(layout: Layout, paper: Paper, pairs: int, copies: int = 1) -> lis
         sheets = tuple(
             SheetSpec(
                 Mode.TEAM,
-                sheet_id("team", layout, paper, pack * pairs + k, seed=f"pairs={pairs}"),
+                sheet_id("team", layout, paper, pack * pairs + k, seed=_team_seed(pairs, batch)),
                 f"team pack: sheet {k} of {pairs}",
             )
             for k in range(1, pairs + 1)
@@ -132,21 +136,25 @@ def team_pages(layout: Layout, paper: Paper, pairs: int, copies: int = 1) -> lis
     return pages
 
 
+def _team_seed(pairs: int, batch: str) -> str:
+    return f"pairs={pairs}" + (f";batch={batch}" if batch else "")
+
+
 def build_duel(options: BuildOptions, progress: Progress | None = None) -> bytes:
     layout = load_layout(options.layout)
-    pages = sheet_specs(Mode.DUEL, layout, options.paper, options.copies)
+    pages = sheet_specs(Mode.DUEL, layout, options.paper, options.copies, options.batch)
     return _build(layout, options.paper, pages, "duel sheet", progress)
 
 
 def build_solo(options: BuildOptions, progress: Progress | None = None) -> bytes:
     layout = load_layout(options.layout)
-    pages = sheet_specs(Mode.SOLO, layout, options.paper, options.copies)
+    pages = sheet_specs(Mode.SOLO, layout, options.paper, options.copies, options.batch)
     return _build(layout, options.paper, pages, "solo sheet", progress)
 
 
 def build_team(options: BuildOptions, progress: Progress | None = None) -> bytes:
     layout = load_layout(options.layout)
-    pages = team_pages(layout, options.paper, options.pairs, options.copies)
+    pages = team_pages(layout, options.paper, options.pairs, options.copies, options.batch)
     return _build(layout, options.paper, pages, "team pack", progress)
 
 
@@ -559,18 +567,18 @@ MATERIALS = (
         name="one-page-war",
         description="One Page War duel sheet (landscape; --copies N for a batch, each its own id)",
         build=build_duel,
-        accepts=frozenset({"copies", "layout"}),
+        accepts=frozenset({"copies", "layout", "batch"}),
     ),
     Material(
         name="one-page-war-solo",
         description="One Page War solo sheet: the far side is the AI's, with its rules",
         build=build_solo,
-        accepts=frozenset({"copies", "layout"}),
+        accepts=frozenset({"copies", "layout", "batch"}),
     ),
     Material(
         name="one-page-war-team",
         description="One Page War team pack: --pairs N duel sheets (2-6) and a team tally sheet",
         build=build_team,
-        accepts=frozenset({"pairs", "copies", "layout"}),
+        accepts=frozenset({"pairs", "copies", "layout", "batch"}),
     ),
 )
