@@ -39,7 +39,10 @@ def uses(sheet: SheetReading, layout: Layout, power: str) -> int:
 
 def _likeliest_legal(r: Reading, legal: Callable[[str], bool]) -> Reading:
     """An unsure square shows its likeliest reading the rules allow, and the runner-up."""
-    allowed = [(v, p) for v, p in r.candidates if legal(v)]
+    # A square the recogniser found ink in is shown as a value before it is shown as empty.
+    allowed = sorted(
+        ((v, p) for v, p in r.candidates if legal(v)), key=lambda vp: (vp[0] == "_", -vp[1])
+    )
     if not allowed or allowed[0][0] == r.value:
         return r
     (value, p), (second, q) = allowed[0], (allowed[1] if len(allowed) > 1 else ("?", 0.0))

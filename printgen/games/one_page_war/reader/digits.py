@@ -208,10 +208,3 @@ def classify(feature_rows: list[np.ndarray], using: Model | None = None) -> np.n
     if not feature_rows:
         return np.zeros((0, len(CLASSES)), np.float32)
     return (using or model()).probabilities(np.stack(feature_rows))
-
-
-def empty_probabilities() -> np.ndarray:
-    """What a patch with no significant ink reads as: empty, for sure."""
-    p = np.zeros(len(CLASSES), np.float32)
-    p[CLASSES.index(EMPTY)] = 1.0
-    return p
