@@ -13,8 +13,12 @@ and the rate of wrong answers above it. Takes a few minutes on two cores.
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -133,55 +137,73 @@ def dataset(
     return np.stack(xs), np.array(ys)
 
 
-def photo_cells(
-    seeds: range, held_out: bool, size: tuple[int, int] = (2016, 1512)
-) -> list[tuple[str, str, np.ndarray]]:
-    """Patches as the reader sees them: synthetic photos of filled sheets (tests/photo_corpus.py)
-    located, rectified and evened out by the reader itself. (kind, truth, ink patch) per square
-    and S space."""
-    import sys
-    import tempfile
-    from pathlib import Path
+Cell = tuple[str, str, np.ndarray]  # kind ("square" or "allies"), what is written, ink patch
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-    import photo_corpus
 
+def cells_of_photo(path: Path, truth: dict[str, str]) -> list[Cell]:
+    """Each square and S space of a photo as the reader sees it (located, rectified, lighting
+    evened out, cropped), with what is written there. `truth` is keyed "kind/arena/side/index"
+    as tests/photo_corpus.py writes it. A photo the reader refuses gives no cells."""
     from printgen.games.one_page_war.geometry import Kind
     from printgen.games.one_page_war.reader.cells import (
         ALLIES_INSET_MM,
         SQUARE_INSET_MM,
+        Ink,
         crop,
-        even_lighting,
     )
+    from printgen.games.one_page_war.reader.errors import PhotoError
     from printgen.games.one_page_war.reader.locate import locate, rectify
     from printgen.games.one_page_war.reader.photo import load_photo
 
-    out: list[tuple[str, str, np.ndarray]] = []
+    grey = load_photo(path)
+    try:
+        located = locate(grey, str(path))
+    except PhotoError as error:
+        print(f"  skipped {path.name}: {error}")
+        return []
+    ink = Ink.of(rectify(grey, located))
+    out: list[Cell] = []
+    for e in located.geometry.elements:
+        name = f"{e.kind.value}/{e.arena}/{e.side.value if e.side else None}/{e.index}"
+        if e.kind is Kind.SQUARE:
+            out.append(("square", truth[name], crop(ink, e, SQUARE_INSET_MM)))
+        elif e.kind is Kind.ALLIES:
+            out.append(("allies", truth[name], crop(ink, e, ALLIES_INSET_MM)))
+    return out
+
+
+def _corpus() -> Any:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    import photo_corpus
+
+    return photo_corpus
+
+
+def photo_cells(seeds: range, held_out: bool, size: tuple[int, int] = (2016, 1512)) -> list[Cell]:
+    """Cells of synthetic photos of filled sheets (tests/photo_corpus.py), one photo a seed."""
+    photo_corpus = _corpus()
+    out: list[Cell] = []
     with tempfile.TemporaryDirectory() as tmp:
         for seed in seeds:
             rng = np.random.default_rng([seed, 5])
             path = Path(tmp) / f"{seed}.jpg"
             photo = photo_corpus.make_photo(
-                path,
-                seed,
-                size,
-                held_out=held_out,
-                finished=bool(rng.random() < 0.75),
+                path, seed, size, held_out=held_out, finished=bool(rng.random() < 0.75)
             )
-            grey = load_photo(path)
-            try:
-                located = locate(grey, str(path))
-            except Exception as error:  # a photo the reader refuses teaches nothing
-                print(f"  skipped photo {seed}: {error}")
-                continue
-            ink = even_lighting(rectify(grey, located))
-            for e in located.geometry.elements:
-                if e.kind is Kind.SQUARE:
-                    truth = photo.truth[photo_corpus.key(e)]
-                    out.append(("square", truth, crop(ink, e, SQUARE_INSET_MM)))
-                elif e.kind is Kind.ALLIES:
-                    truth = photo.truth[photo_corpus.key(e)]
-                    out.append(("allies", truth, crop(ink, e, ALLIES_INSET_MM)))
+            truth = {"/".join(str(p) for p in k): v for k, v in photo.truth.items()}
+            out.extend(cells_of_photo(path, truth))
+    return out
+
+
+def folder_cells(folder: Path) -> list[Cell]:
+    """Cells of real (or kept) photos: each PHOTO.jpg or PHOTO.png beside a PHOTO.json that says
+    what is written in each cell, keyed "kind/arena/side/index" (squares "3", "*", "_"; S spaces
+    "S" or "empty"), as `python tests/photo_corpus.py OUT` writes them."""
+    out: list[Cell] = []
+    for path in sorted(folder.iterdir()):
+        if path.suffix.lower() in (".jpg", ".jpeg", ".png") and path.with_suffix(".json").exists():
+            truth = json.loads(path.with_suffix(".json").read_text())
+            out.extend(cells_of_photo(path, truth))
     return out
 
 
@@ -194,7 +216,7 @@ def cell_label(kind: str, truth: str) -> str | None:
     return truth
 
 
-def cells_dataset(cells: list[tuple[str, str, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+def cells_dataset(cells: list[Cell]) -> tuple[np.ndarray, np.ndarray]:
     xs, ys = [], []
     for kind, truth, patch in cells:
         label = cell_label(kind, truth)
@@ -206,9 +228,7 @@ def cells_dataset(cells: list[tuple[str, str, np.ndarray]]) -> tuple[np.ndarray,
     return np.stack(xs), np.array(ys)
 
 
-def calibrate(
-    model: digits.Model, cells: list[tuple[str, str, np.ndarray]]
-) -> tuple[float, float, dict[str, float]]:
+def calibrate(model: digits.Model, cells: list[Cell]) -> tuple[float, float, dict[str, float]]:
     """On held-out photos' cells, read exactly as the reader reads them: the temperature that
     best fits their log-loss, then the lowest confidence threshold above which no held-out cell
     was read wrong (and at most 1 in 1000 of the accepted ones, were the set larger)."""
@@ -256,6 +276,28 @@ def calibrate(
     return best[1], best[2], best[3]
 
 
+def calibration_cells(args: argparse.Namespace) -> list[Cell]:
+    if args.calibration_dir is not None:
+        return folder_cells(args.calibration_dir)
+    return photo_cells(range(500_000, 500_000 + args.calibration_photos), held_out=True)
+
+
+def recalibrate(args: argparse.Namespace) -> None:
+    """New temperature and threshold for the shipped weights, e.g. from real photos."""
+    model = digits.load_model_file(digits.MODEL_PATH)
+    cells = calibration_cells(args)
+    if not cells:
+        raise SystemExit("no calibration cells: no readable photo with its truth .json")
+    temperature, threshold, stats = calibrate(model, cells)
+    digits.save_model(args.out, model.with_calibration(temperature, threshold))
+    print(
+        f"calibration cells ({stats['cells']:.0f}): accuracy {stats['accuracy']:.4f}, "
+        f"temperature {temperature:.2f}, threshold {threshold:.3f}, accepted "
+        f"{stats['accepted']:.4f}, wrong above threshold {stats['wrong_above_threshold']:.4%}; "
+        f"wrote {args.out}"
+    )
+
+
 def main() -> None:
     from sklearn.neural_network import MLPClassifier
 
@@ -266,7 +308,20 @@ def main() -> None:
     parser.add_argument("--calibration-photos", type=int, default=80)
     parser.add_argument("--nets", type=int, default=3, help="perceptrons in the ensemble")
     parser.add_argument("--out", type=Path, default=digits.MODEL_PATH, help="where to write it")
+    parser.add_argument(
+        "--calibrate-only",
+        action="store_true",
+        help="keep the shipped model's weights; only measure its temperature and threshold again",
+    )
+    parser.add_argument(
+        "--calibration-dir",
+        type=Path,
+        help="calibrate on these photos (each with its truth .json) instead of synthetic ones",
+    )
     args = parser.parse_args()
+    if args.calibrate_only:
+        recalibrate(args)
+        return
 
     try:
         images, labels = hw.sklearn_digits()
@@ -284,7 +339,7 @@ def main() -> None:
     xp, yp = cells_dataset(train_cells)
     x = np.vstack([x, xp, xp])  # the reader's own view counts twice
     y = np.concatenate([y, yp, yp])
-    calibration = photo_cells(range(500_000, 500_000 + args.calibration_photos), held_out=True)
+    calibration = calibration_cells(args)
     print(
         f"photo cells: {len(yp)} training, {len(calibration)} calibration, "
         f"{time.time() - start:.0f} s"
