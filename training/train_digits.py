@@ -112,6 +112,9 @@ def make_patch(
     return degrade(hw.draw_glyph(label, size, w, rng), rng)
 
 
+MIN_THRESHOLD = 0.9
+MIN_CALIBRATION_CELLS = 1000
+
 COUNTS = {digits.EMPTY: 0.6, "*": 0.8, "S": 0.6, digits.OTHER: 1.4}
 
 
@@ -254,7 +257,8 @@ def calibrate(model: digits.Model, cells: list[Cell]) -> tuple[float, float, dic
         # The lowest threshold above which no held-out cell was read wrong.
         wrong_conf = conf[~ok]
         threshold = float(min(0.99999, wrong_conf.max() + 1e-6)) if wrong_conf.size else 0.5
-        threshold = max(threshold, 0.5)
+        # Never below this floor: "no wrong cell" on a small set proves little.
+        threshold = max(threshold, MIN_THRESHOLD)
         accepted = conf >= threshold
         stats = {
             "accuracy": float(ok.mean()),
@@ -286,8 +290,11 @@ def recalibrate(args: argparse.Namespace) -> None:
     """New temperature and threshold for the shipped weights, e.g. from real photos."""
     model = digits.load_model_file(digits.MODEL_PATH)
     cells = calibration_cells(args)
-    if not cells:
-        raise SystemExit("no calibration cells: no readable photo with its truth .json")
+    if len(cells) < MIN_CALIBRATION_CELLS:
+        raise SystemExit(
+            f"only {len(cells)} calibration cells; at least {MIN_CALIBRATION_CELLS} are needed "
+            "(about 20 photos) for the threshold to mean something"
+        )
     temperature, threshold, stats = calibrate(model, cells)
     digits.save_model(args.out, model.with_calibration(temperature, threshold))
     print(
