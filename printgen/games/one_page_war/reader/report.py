@@ -225,6 +225,11 @@ def _reading_json(r: Reading, players: tuple[str, str]) -> dict[str, Any]:
     }
 
 
+def _mark(value: str) -> str:
+    """A reading as drawn beside its cell (Hershey fonts have no tick or ellipsis)."""
+    return {"ticked": "v", "empty": "-", "_": "-", "?": "mark"}.get(value, value)
+
+
 def annotate(rectified: np.ndarray, reading: SheetReading, path: Path) -> None:
     """The rectified sheet with each reading beside its cell; unsure cells highlighted. Written
     atomically, so a failed write leaves nothing behind."""
@@ -243,10 +248,10 @@ def annotate(rectified: np.ndarray, reading: SheetReading, path: Path) -> None:
         p1 = (int((e.x + e.w) * PX_PER_MM), int((e.y + e.h) * PX_PER_MM))
         colour = (0, 0, 230) if r.unsure else (0, 150, 0)
         cv2.rectangle(image, p0, p1, colour, 2 if r.unsure else 1)
-        label = {"ticked": "v", "empty": "-"}.get(r.value, r.value)
+        label = _mark(r.value)
         if r.unsure:
-            label = f"{label}?{ {'ticked': 'v', 'empty': '-'}.get(r.second, r.second) }"
-        scale = 0.5 if e.kind is Kind.TICK else 0.7
+            label = f"{label} or {_mark(r.second)}?"
+        scale = 0.5 if e.kind is Kind.TICK or r.unsure else 0.7
         cv2.putText(
             image,
             label,
