@@ -1,6 +1,7 @@
 """Reading a photographed One Page War sheet: from a phone photo to a checked, scored sheet.
 
-    load_photo -> locate (markers, QR code, homography, quality) -> rectify -> even_lighting
+    load_photo -> locate (markers, QR code, homography, quality) -> rectify -> Ink (lighting
+    evened out)
     -> read_sheet (squares, tick boxes, S spaces; digits.py recognises marks) -> cross_check
     (the rules) -> PhotoReport (typed-in TOML, unsure cells, the referee's score).
 

@@ -199,12 +199,17 @@ def locate(grey: np.ndarray, source: str) -> Located:
             f"four corners and {RETAKE}"
         )
 
-    # The paper size decides where everything is: try each, the QR code says which it is.
+    # The layout and paper decide where everything is: try each (the best-fitting first), and
+    # the QR code says which it is.
     tries = []
-    for paper in (Paper.A4, Paper.LETTER):
-        geometry = sheet_geometry("standard", paper)
-        h, error = _homography(markers, geometry)
-        tries.append((error, paper, h, geometry))
+    for name in layout_names():
+        for paper in (Paper.A4, Paper.LETTER):
+            try:
+                geometry = sheet_geometry(name, paper)
+            except LayoutError:
+                continue  # a layout that cannot be drawn on this paper was never printed on it
+            h, error = _homography(markers, geometry)
+            tries.append((error, paper, h, geometry))
     tries.sort(key=lambda t: t[0])
     # Too small to read digits is also too small for the QR code: say the useful thing first.
     _refuse_small(_smallest_square_px(tries[0][2], tries[0][3]), source)
