@@ -127,22 +127,37 @@ def _homography(markers: Markers, geometry: SheetGeometry) -> tuple[np.ndarray, 
     return h, error
 
 
+# QR decoding of a small, soft code is hit-or-miss at any one resolution: the crop is tried at
+# these scales (px/mm), as it is, sharpened and binarised, with both of OpenCV's QR detectors.
+QR_SCALES = (8.0, 6.0, 4.0, 5.0, 3.0)
+
+
+def _binary(image: np.ndarray) -> np.ndarray:
+    return cv2.threshold(image, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1]
+
+
 def _decode_qr(grey: np.ndarray, h: np.ndarray, geometry: SheetGeometry) -> str | None:
     """The QR code's text, read from a small rectified crop where the sheet puts it."""
     qr = geometry.find(Kind.QR)
     margin = 4.0
-    scale = 8.0
-    x0, y0 = qr.x - margin, qr.y - margin
-    size = int((qr.w + 2 * margin) * scale)
-    to_crop = np.array([[scale, 0, -x0 * scale], [0, scale, -y0 * scale], [0, 0, 1]]) @ (
-        np.diag([1 / PX_PER_MM, 1 / PX_PER_MM, 1]) @ h
-    )
-    crop = cv2.warpPerspective(grey, to_crop, (size, size), flags=cv2.INTER_LINEAR)
-    detector = cv2.QRCodeDetector()
-    for image in (crop, cv2.GaussianBlur(crop, (3, 3), 0)):
-        text, _, _ = detector.detectAndDecode(image)
-        if text:
-            return str(text)
+    detectors = (cv2.QRCodeDetector(), cv2.QRCodeDetectorAruco())
+    for scale in QR_SCALES:
+        x0, y0 = qr.x - margin, qr.y - margin
+        size = int((qr.w + 2 * margin) * scale)
+        to_crop = np.array([[scale, 0, -x0 * scale], [0, scale, -y0 * scale], [0, 0, 1]]) @ (
+            np.diag([1 / PX_PER_MM, 1 / PX_PER_MM, 1]) @ h
+        )
+        crop = cv2.warpPerspective(grey, to_crop, (size, size), flags=cv2.INTER_CUBIC)
+        # Sharpened (unsharp mask) copies give soft codes back their module edges.
+        sharp = cv2.addWeighted(crop, 2.5, cv2.GaussianBlur(crop, (0, 0), 0.6 * scale), -1.5, 0)
+        for image in (crop, _binary(crop), sharp, _binary(sharp)):
+            for detector in detectors:
+                try:
+                    text, _, _ = detector.detectAndDecode(image)
+                except cv2.error:
+                    continue
+                if text:
+                    return str(text)
     return None
 
 
@@ -250,7 +265,7 @@ def locate(grey: np.ndarray, source: str) -> Located:
 def _refuse_small(square_px: float, source: str) -> None:
     if square_px < MIN_SQUARE_PX:
         raise PoorPhoto(
-            f"{source}: the squares are only {square_px:.0f} pixels across in the photo (at least "
+            f"{source}: the squares are only {int(square_px)} pixels across in the photo (at least "
             f"{MIN_SQUARE_PX:.0f} are needed); move closer so the sheet fills the photo, and "
             f"{RETAKE.split(', or')[0]}"
         )
@@ -260,7 +275,8 @@ def _refuse_blur(blur: float, source: str) -> None:
     if blur > MAX_BLUR_MM:
         raise PoorPhoto(
             f"{source}: the photo is too blurred to read pencil digits (edges spread over "
-            f"{blur:.1f} mm); hold the phone still, tap the sheet to focus, use more light, and "
+            f"{blur:.2f} mm, at most {MAX_BLUR_MM} mm reads safely); hold the phone still, "
+            "tap the sheet to focus, use more light, and "
             f"{RETAKE.split(', or')[0]}"
         )
 
