@@ -1,12 +1,14 @@
 """Photo reader benchmark on the held-out corpus (writers and fonts never seen in training).
 
     .venv/bin/python bench/bench_reader.py [--count 24] [--size 4032x3024] [--keep DIR]
+                                           [--stress] [--verbose]
 
 Makes `count` synthetic 12 MP photos of filled sheets (tests/photo_corpus.py, seeds from 1000:
 the calibration used other seeds), then reads them in a fresh process and reports: the share of
 cells read right (squares, tick boxes, S spaces), the share of sheets read entirely right, the
 cells left unsure, the wrong cells NOT flagged unsure (the target is 0), the median and worst
-time per photo, and that process's peak memory.
+time per photo, and that process's peak memory. `--stress` makes worst-case photos instead
+(every hardship at its limit at once) and also counts the photos refused with advice.
 """
 
 from __future__ import annotations
@@ -26,14 +28,38 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
 
-def make_corpus(out: Path, count: int, size: tuple[int, int]) -> None:
+def stress_shot(seed: int, size: tuple[int, int]) -> object:
+    """Every hardship at the edge of what the reader promises, at once: 28 to 35 degrees, JPEG
+    quality 60, a dark shadow, a strong gradient, soft focus, any turn, EXIF orientation."""
+    import numpy as np
     import photo_corpus
 
-    for seed in range(1000, 1000 + count):
+    rng = np.random.default_rng([seed, 41])
+    return photo_corpus.Shot(
+        size=size if seed % 2 else (size[1], size[0]),
+        tilt_deg=float(rng.uniform(28, 35)),
+        rotation_deg=float(rng.choice([0, 90, 180, 270]) + rng.normal(0, 10)),
+        fill=float(rng.uniform(0.75, 0.85)),
+        blur=float(rng.uniform(0.6, 1.1) * max(size) / 1600),
+        noise=4.0,
+        jpeg_quality=60,
+        shadow=0.45,
+        gradient=0.4,
+        exif_orientation=int(rng.choice([1, 3, 6, 8])),
+        seed=seed,
+    )
+
+
+def make_corpus(out: Path, count: int, size: tuple[int, int], stress: bool = False) -> None:
+    import photo_corpus
+
+    first = 3000 if stress else 1000
+    for seed in range(first, first + count):
         path = out / f"sheet-{seed}.jpg"
         if path.exists() and path.with_suffix(".json").exists():
             continue
-        photo = photo_corpus.make_photo(path, seed, size)
+        shot = stress_shot(seed, size) if stress else None
+        photo = photo_corpus.make_photo(path, seed, size, shot=shot)  # type: ignore[arg-type]
         truth = {"/".join(str(p) for p in k): v for k, v in photo.truth.items()}
         path.with_suffix(".json").write_text(json.dumps(truth))
 
@@ -99,6 +125,9 @@ def main() -> int:
     parser.add_argument("--keep", type=Path, help="keep the photos in this folder")
     parser.add_argument("--read", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--verbose", action="store_true", help="list every misread cell")
+    parser.add_argument(
+        "--stress", action="store_true", help="worst-case photos only (seeds from 3000)"
+    )
     args = parser.parse_args()
     if args.read:
         read_corpus(args.read)
@@ -108,7 +137,7 @@ def main() -> int:
         folder = args.keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
         start = time.perf_counter()
-        make_corpus(folder, args.count, (width, height))
+        make_corpus(folder, args.count, (width, height), args.stress)
         print(
             f"corpus: {args.count} photos {width}x{height} in {folder} "
             f"({time.perf_counter() - start:.0f} s to make)"
