@@ -27,10 +27,10 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.utils import secure_filename
 from werkzeug.wrappers import Response
 
-from printgen.cli import parse_document, read_photo, score_document
 from printgen.errors import InputError, PrintgenError
 from printgen.materials import BuildOptions, Material, PhotoOptions, ScoreReport
 from printgen.render.units import Paper
+from printgen.scoring import parse_document, read_photo, score_document
 from printgen.web import photo
 from printgen.web.uploads import MAX_UPLOAD_BYTES, Refused, photo_suffix
 

@@ -68,7 +68,7 @@ def check_capture(
     Example:
       printgen one check-capture game.toml --from 2,3 --path 2,5 4,5
     """
-    from printgen.cli import load_document
+    from printgen.scoring import load_document
 
     try:
         position = read_position(load_document(position_file), str(position_file), load_layout())

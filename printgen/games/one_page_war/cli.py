@@ -47,7 +47,7 @@ def ai_turn_command(
       printgen one-page-war ai-turn solo.toml --die 4 --human-arena Land
       printgen one-page-war ai-turn solo.toml --die 6 --human-arena Sea --write
     """
-    from printgen.cli import load_document
+    from printgen.scoring import load_document
 
     try:
         parsed = parse_sheet(load_document(sheet_path), str(sheet_path))
