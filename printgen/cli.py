@@ -64,6 +64,9 @@ def cli() -> None:
       printgen build war-card               the War rules card (A4) into output/
       printgen build all --paper letter     everything, on US Letter
       printgen score game.toml              score a typed-in sheet
+      printgen score photo.jpg              read and score a photo of a One Page War sheet
+      printgen serve --lan                  score from a phone at the table
+      printgen war play --seed 7            a game's own commands: printgen GAME --help
     """
 
 
