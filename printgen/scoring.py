@@ -42,8 +42,12 @@ def load_document(path: Path) -> Mapping[str, Any]:
     """A typed-in sheet as a mapping, from TOML or JSON; errors name the file and line."""
     try:
         text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
     except UnicodeDecodeError as error:
         raise InputError(f"{path}: not a UTF-8 text file ({error.reason})") from None
+    except OSError as error:
+        raise InputError(f"{path}: cannot read it ({error.strerror})") from None
     return parse_document(text, str(path), as_json=path.suffix.lower() == ".json")
 
 

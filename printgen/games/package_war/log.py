@@ -6,7 +6,6 @@ number in the log."""
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +23,7 @@ from printgen.games.package_war.engine import (
     first_player,
 )
 from printgen.games.package_war.referee import GAME_NAME, verdict
+from printgen.scoring import load_document
 
 
 class InvalidLog(InputError):
@@ -45,15 +45,9 @@ class GameLog:
 
 def read_log(path: Path) -> GameLog:
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InvalidLog(f"{path}: no such file") from None
-    except UnicodeDecodeError as error:
-        raise InvalidLog(f"{path}: not a UTF-8 text file ({error.reason})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise InvalidLog(f"{path}: malformed TOML: {error}") from None
+        data = load_document(path)
+    except InputError as error:
+        raise InvalidLog(str(error)) from None
     return parse_log(data, str(path))
 
 
