@@ -59,3 +59,44 @@ def scale_bar(canvas: Canvas, x: float, y: float, length_mm: float = 50.0) -> No
         where="scale bar label",
         anchor=Anchor.LEFT,
     )
+
+
+# The footer every printed sheet carries: which game, what the sheet is for, and which printgen
+# made it, so a loose sheet found in a box (or a photo of one) says what it is.
+FOOTER_SIZE = 6.0
+
+
+def footer_text(game: str, purpose: str, credit: str = "") -> str:
+    """The footer's words: game, purpose, the designer's credit where the rulebook names one."""
+    from printgen import __version__
+
+    parts = [game, purpose] + ([credit] if credit else []) + [f"printgen {__version__}"]
+    return " · ".join(parts)
+
+
+def sheet_footer(
+    canvas: Canvas,
+    x: float,
+    y: float,
+    game: str,
+    purpose: str,
+    *,
+    credit: str = "",
+    anchor: Anchor = Anchor.CENTRE,
+    max_width: float | None = None,
+) -> None:
+    """Draw the sheet footer with its baseline at (x, y) points; FitError if it cannot fit."""
+    canvas.saveState()
+    canvas.setFillColor(MARK_GREY)
+    draw_text(
+        canvas,
+        footer_text(game, purpose, credit),
+        x,
+        y,
+        BODY,
+        FOOTER_SIZE,
+        where=f"{game} {purpose} footer",
+        anchor=anchor,
+        max_width=max_width,
+    )
+    canvas.restoreState()
