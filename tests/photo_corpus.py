@@ -7,9 +7,11 @@ sheet, a lighting gradient and a soft shadow, blur, noise, JPEG quality down to 
 sometimes an EXIF orientation instead of turned pixels. Everything is deterministic by seed.
 
 The writers are the held-out ones of training/handwriting.py (seeds and fonts never seen in
-training) unless `held_out=False`.
+training) unless `held_out=False`. With `real=` (a part of training/real_digits.py), every digit
+is a real person's handwritten digit instead.
 
-    python tests/photo_corpus.py OUT_DIR [--count N] [--size 4032x3024]   # writes photos + truth
+    python tests/photo_corpus.py OUT_DIR [--count N] [--size 4032x3024] [--real measure]
+                                                     # writes photos + truth
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from printgen.games.one_page_war.geometry import (  # noqa: E402
 from printgen.games.one_page_war.layout import load_layout  # noqa: E402
 from printgen.render.units import Paper  # noqa: E402
 from training import handwriting as hw  # noqa: E402
+from training import real_digits  # noqa: E402
 
 SHEET_PX_PER_MM = 10.0
 
@@ -121,9 +124,14 @@ def fill_sheet(
     truth: dict[Key, str],
     seed: int,
     held_out: bool = True,
+    real: real_digits.RealDigits | None = None,
 ) -> np.ndarray:
-    """The blank sheet with each cell's truth written in by two writers."""
+    """The blank sheet with each cell's truth written in by two writers. With `real`, every
+    digit is one of those real handwritten digits (each square its own, drawn with the side's
+    pen); stars, S and ticks stay the writers' own."""
     rng = np.random.default_rng([seed, 17])
+    real_rng = np.random.default_rng([seed, 19])
+    pens = {side: real_digits.random_pen(real_rng) for side in (Side.FIRST, Side.SECOND)}
     k = SHEET_PX_PER_MM
     page = blank.image.astype(np.float32) / 255
     writers = {
@@ -162,13 +170,37 @@ def fill_sheet(
                 inner[3] - 0.08 * e.h * k,
             )
             glyph = hw.ALLIES if value == "S" else value
-            ink = hw.draw_glyph(glyph, size, w, rng, box)
+            if real is not None and value.isdigit():
+                ink = _real_number(value, size, box, real, pens[side], real_rng)
+            else:
+                ink = hw.draw_glyph(glyph, size, w, rng, box)
         if side is Side.SECOND:
             ink = ink[::-1, ::-1]
         region = page[y0:y1, x0:x1]
         colour = colours[side]
         region[:] = region * (1 - ink[..., None]) + ink[..., None] * colour * region
     return (page * 255).clip(0, 255).astype(np.uint8)
+
+
+def _real_number(
+    value: str,
+    size: tuple[int, int],
+    box: tuple[float, float, float, float],
+    real: real_digits.RealDigits,
+    pen: real_digits.Pen,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """A number written with real handwritten digits, two side by side for 10 and up."""
+    x0, y0, x1, y1 = box
+    step = (x1 - x0) / len(value)
+    ink = np.zeros(size, np.float32)
+    for k, digit in enumerate(value):
+        i = int(rng.choice(real.of(int(digit))))
+        part = (x0 + k * step, y0, x0 + (k + 1) * step, y1)
+        ink = np.maximum(
+            ink, real_digits.write_digit(real.images[i], real.skeleton(i), size, part, pen, rng)
+        )
+    return ink
 
 
 @dataclass(frozen=True)
@@ -329,13 +361,14 @@ def make_photo(
     truth: dict[Key, str] | None = None,
     finished: bool = True,
     edit: Callable[[np.ndarray, SheetGeometry], None] | None = None,
+    real: real_digits.RealDigits | None = None,
 ) -> CorpusPhoto:
     rng = np.random.default_rng([seed, 99])
     mode = mode or str(rng.choice(["duel", "duel", "solo"]))
     paper = paper or (Paper.A4 if rng.random() < 0.6 else Paper.LETTER)
     blank = blank_sheet(paper, mode)
     truth = truth if truth is not None else random_game(rng, mode, finished)
-    sheet = fill_sheet(blank, truth, seed, held_out)
+    sheet = fill_sheet(blank, truth, seed, held_out, real)
     if edit is not None:
         edit(sheet, sheet_geometry(blank.tag.layout, blank.tag.paper))
     shot = shot or random_shot(rng, size)
@@ -382,11 +415,17 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=10)
     parser.add_argument("--first-seed", type=int, default=1000)
     parser.add_argument("--size", default="4032x3024")
+    parser.add_argument(
+        "--real",
+        choices=sorted(real_digits.PARTS),
+        help="write the digits with this part of the real handwritten digits",
+    )
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.split("x"))
     args.out.mkdir(parents=True, exist_ok=True)
+    real = real_digits.part(args.real) if args.real else None
     for seed in range(args.first_seed, args.first_seed + args.count):
-        photo = make_photo(args.out / f"sheet-{seed}.jpg", seed, (width, height))
+        photo = make_photo(args.out / f"sheet-{seed}.jpg", seed, (width, height), real=real)
         truth = {"/".join(str(p) for p in k): v for k, v in photo.truth.items()}
         (args.out / f"sheet-{seed}.json").write_text(json.dumps(truth, indent=1))
         print(photo.path, photo.mode, photo.tag.paper.value, photo.shot)

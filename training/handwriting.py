@@ -15,6 +15,7 @@ Writers and fonts are split into a training set and a held-out set (`HELD_OUT_FO
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -234,7 +235,13 @@ TEMPLATES: dict[str, list[list[Stroke]]] = {
 }
 
 # Fonts of handwriting-style faces (Debian packages). The held-out ones never reach training.
-FONT_DIRS = (Path("/usr/share/fonts/opentype"), Path("/usr/share/fonts/truetype"))
+# Also looked in: the folders named by PRINTGEN_HANDWRITING_FONTS (separated by ":"), e.g. the
+# packages unpacked with `dpkg -x` where installing them system-wide is not wanted.
+FONT_DIRS = (
+    *(Path(p) for p in os.environ.get("PRINTGEN_HANDWRITING_FONTS", "").split(":") if p),
+    Path("/usr/share/fonts/opentype"),
+    Path("/usr/share/fonts/truetype"),
+)
 TRAIN_FONTS = (
     "BecauseWeBuild-Regular.otf",
     "BecauseWeConnect-Regular.otf",

@@ -130,46 +130,97 @@ def _ranked(candidates: dict[str, float]) -> list[tuple[str, float]]:
     return sorted(candidates.items(), key=lambda kv: -kv[1])
 
 
-def square_candidates(patch: np.ndarray, using: digits.Model | None = None) -> dict[str, float]:
-    """Probabilities of what a square holds, as typed-in values ("?" for no legal reading)."""
+@dataclass(frozen=True)
+class _Asked:
+    """One patch's marks and the rows it asks the recogniser about: the whole mark, and for a
+    square whose ink falls in two groups side by side, each group alone (a two-digit number)."""
+
+    marks: digits.Marks
+    whole: int | None  # index of its row in the batch, None when the patch holds no ink
+    halves: tuple[int, int] | None
+
+
+def _ask(patch: np.ndarray, rows: list[np.ndarray], two_digits: bool) -> _Asked:
     marks = digits.significant_ink(patch)
     row = digits.features(marks)
     if row is None:
-        return {"_": 1.0}
-    p = digits.classify([row], using)[0]
-    names = digits.CLASSES
-    candidates: dict[str, float] = {}
-    for i, name in enumerate(names):
-        key = {"empty": "_", "other": "?", "S": "?"}.get(name, name)
-        candidates[key] = candidates.get(key, 0.0) + float(p[i])
+        return _Asked(marks, None, None)
+    rows.append(row)
+    whole = len(rows) - 1
     spans = _clusters(marks)
+    if not two_digits or len(spans) != 2:
+        return _Asked(marks, whole, None)
     ys = np.nonzero(marks.mask)[0]
     height = ys.max() - ys.min() + 1
-    if len(spans) == 2:
-        halves = [_only(marks, s) for s in spans]
-        rows = [digits.features(m) for m in halves]
-        tall = all(
-            (int(np.ptp(np.nonzero(m.mask)[0])) + 1) >= TWO_DIGIT_MIN_HEIGHT * height
-            for m in halves
-        )
-        if all(r is not None for r in rows) and tall:
-            pa, pb = digits.classify([r for r in rows if r is not None], using)
-            # The mass the whole-patch model gave "a mark that is no single glyph" is shared
-            # among the two-digit readings as the halves' model sees them.
-            other = candidates.get("?", 0.0)
-            shared = 0.0
-            for a in range(1, 10):
-                for b in range(10):
-                    q = other * float(pa[a]) * float(pb[b])
-                    if q > 1e-4:
-                        candidates[f"{a}{b}"] = q
-                        shared += q
-            candidates["?"] = other - shared
+    halves = [_only(marks, s) for s in spans]
+    tall = all(
+        (int(np.ptp(np.nonzero(m.mask)[0])) + 1) >= TWO_DIGIT_MIN_HEIGHT * height for m in halves
+    )
+    half_rows = [digits.features(m) for m in halves]
+    if not tall or half_rows[0] is None or half_rows[1] is None:
+        return _Asked(marks, whole, None)
+    rows.extend([half_rows[0], half_rows[1]])
+    return _Asked(marks, whole, (len(rows) - 2, len(rows) - 1))
+
+
+def _square_candidates(asked: _Asked, p: np.ndarray) -> dict[str, float]:
+    if asked.whole is None:
+        return {"_": 1.0}
+    candidates: dict[str, float] = {}
+    for i, name in enumerate(digits.CLASSES):
+        key = {"empty": "_", "other": "?", "S": "?"}.get(name, name)
+        candidates[key] = candidates.get(key, 0.0) + float(p[asked.whole, i])
+    if asked.halves is not None:
+        pa, pb = p[asked.halves[0]], p[asked.halves[1]]
+        # The mass the whole-patch model gave "a mark that is no single glyph" is shared among
+        # the two-digit readings as the halves' model sees them.
+        other = candidates.get("?", 0.0)
+        shared = 0.0
+        for a in range(1, 10):
+            for b in range(10):
+                q = other * float(pa[a]) * float(pb[b])
+                if q > 1e-4:
+                    candidates[f"{a}{b}"] = q
+                    shared += q
+        candidates["?"] = other - shared
     return candidates
 
 
-def read_square(ink: InkMap, e: Element, threshold: float) -> Reading:
-    ranked = _ranked(square_candidates(crop(ink, e, SQUARE_INSET_MM)))
+def _allies_candidates(asked: _Asked, p: np.ndarray) -> dict[str, float]:
+    if asked.whole is None:
+        return {"_": 1.0}
+    s = float(p[asked.whole, digits.CLASSES.index("S")])
+    empty = float(p[asked.whole, digits.CLASSES.index(digits.EMPTY)])
+    return {"S": s, "_": empty, "?": max(0.0, 1.0 - s - empty)}
+
+
+def candidates_of(
+    squares: list[np.ndarray], allies: list[np.ndarray], using: digits.Model | None = None
+) -> tuple[list[dict[str, float]], list[dict[str, float]]]:
+    """What each square patch and each S space patch holds, as probabilities of typed-in values
+    ("?" for no legal reading), all marks recognised in one batch."""
+    rows: list[np.ndarray] = []
+    asked_squares = [_ask(patch, rows, two_digits=True) for patch in squares]
+    asked_allies = [_ask(patch, rows, two_digits=False) for patch in allies]
+    p = digits.classify(rows, using)
+    return (
+        [_square_candidates(a, p) for a in asked_squares],
+        [_allies_candidates(a, p) for a in asked_allies],
+    )
+
+
+def square_candidates(patch: np.ndarray, using: digits.Model | None = None) -> dict[str, float]:
+    """Probabilities of what one square holds, as typed-in values ("?" for no legal reading)."""
+    return candidates_of([patch], [], using)[0][0]
+
+
+def allies_candidates(patch: np.ndarray, using: digits.Model | None = None) -> dict[str, float]:
+    """Probabilities of what one S space holds: "S", "_" (nothing) or "?" (another mark)."""
+    return candidates_of([], [patch], using)[1][0]
+
+
+def square_reading(e: Element, candidates: dict[str, float], threshold: float) -> Reading:
+    ranked = _ranked(candidates)
     ranked += [("?", 0.0)] * (3 - len(ranked))
     kept = tuple((v, p) for v, p in ranked if p >= 1e-4)
     (top, p1), (second, p2) = ranked[0], ranked[1]
@@ -183,19 +234,7 @@ def read_square(ink: InkMap, e: Element, threshold: float) -> Reading:
     return reading
 
 
-def allies_candidates(patch: np.ndarray, using: digits.Model | None = None) -> dict[str, float]:
-    """Probabilities of what an S space holds: "S", "_" (nothing) or "?" (another mark)."""
-    row = digits.features(digits.significant_ink(patch))
-    if row is None:
-        return {"_": 1.0}
-    p = digits.classify([row], using)[0]
-    s = float(p[digits.CLASSES.index("S")])
-    empty = float(p[digits.CLASSES.index(digits.EMPTY)])
-    return {"S": s, "_": empty, "?": max(0.0, 1.0 - s - empty)}
-
-
-def read_allies(ink: InkMap, e: Element, threshold: float) -> Reading:
-    candidates = allies_candidates(crop(ink, e, ALLIES_INSET_MM))
+def allies_reading(e: Element, candidates: dict[str, float], threshold: float) -> Reading:
     named = {{"_": "empty"}.get(k, k): v for k, v in candidates.items()}
     ranked = _ranked(named) + [("?", 0.0), ("?", 0.0)]
     (top, p1), (second, p2) = ranked[0], ranked[1]
@@ -273,12 +312,28 @@ def glare_share(rectified: np.ndarray, e: Element) -> float:
 
 
 def read_sheet(
-    ink: InkMap, geometry: SheetGeometry, rectified: np.ndarray | None = None
+    ink: InkMap,
+    geometry: SheetGeometry,
+    rectified: np.ndarray | None = None,
+    using: digits.Model | None = None,
 ) -> SheetReading:
-    threshold = digits.model().threshold
-    squares = tuple(read_square(ink, e, threshold) for e in geometry.select(Kind.SQUARE))
+    """Every element of the sheet read; with `rectified`, cells under glare made unsure. The
+    shipped recogniser and its threshold unless `using` names another model."""
+    threshold = (using or digits.model()).threshold
+    square_cells = geometry.select(Kind.SQUARE)
+    allies_cells = geometry.select(Kind.ALLIES)
+    square_p, allies_p = candidates_of(
+        [crop(ink, e, SQUARE_INSET_MM) for e in square_cells],
+        [crop(ink, e, ALLIES_INSET_MM) for e in allies_cells],
+        using,
+    )
+    squares = tuple(
+        square_reading(e, c, threshold) for e, c in zip(square_cells, square_p, strict=True)
+    )
     ticks = tuple(read_ticks(ink, geometry.select(Kind.TICK)))
-    allies = tuple(read_allies(ink, e, threshold) for e in geometry.select(Kind.ALLIES))
+    allies = tuple(
+        allies_reading(e, c, threshold) for e, c in zip(allies_cells, allies_p, strict=True)
+    )
     sheet = SheetReading(squares, ticks, allies)
     if rectified is None:
         return sheet

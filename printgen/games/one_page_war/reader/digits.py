@@ -1,13 +1,19 @@
 """The handwritten-mark recogniser: from an ink map of one written mark to class probabilities.
 
-The one place that knows how marks are recognised. Today: a small multilayer perceptron on a
-normalised 20x20 image of the mark plus gradient-orientation histograms and a few shape
-measures, its weights shipped as `digits_model.npz` (numpy arrays only, loaded without pickle),
-trained by `training/train_digits.py` (see docs/reader.md). Only numpy and OpenCV at run time.
+The one place that knows how marks are recognised. The mark's significant ink is cropped, its
+strokes brought to a common weight, and scaled into a 28 x 28 image as MNIST frames its digits
+(the glyph's longer side 20 pixels, centred). A small ensemble of convolutional networks reads
+that image; their softmax outputs, at a calibrated temperature, are averaged, so that members
+who disagree on an unfamiliar hand lower the confidence. Weights ship in `digits_model.npz`
+(numpy arrays only, loaded without pickle, checked against a digest), trained by
+`training/train_digits.py` (see docs/reader.md). Inference is numpy alone, all the marks of a
+sheet in one batch. The model is loaded on first use, not at import.
 """
 
 from __future__ import annotations
 
+import hashlib
+import zipfile
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -15,16 +21,20 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from printgen.games.one_page_war.reader.errors import ModelFileError
+
 CLASSES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "*", "S", "empty", "other")
 EMPTY = "empty"
 OTHER = "other"
 MODEL_PATH = Path(__file__).with_name("digits_model.npz")
+FORMAT = 5  # the model file's layout; older files (perceptrons) are refused
 
-SIDE = 20  # the normalised mark is SIDE x SIDE pixels
-GLYPH = 16  # its longer side inside that
-HOG_CELLS = 4
-HOG_BINS = 8
-FEATURES = SIDE * SIDE + HOG_CELLS * HOG_CELLS * HOG_BINS + 5
+SIDE = 28  # the network reads SIDE x SIDE pixels
+GLYPH = 20  # the mark's longer side inside that
+FEATURES = SIDE * SIDE
+# Strokes thinner than this share of the glyph's longer side are thickened before scaling, so
+# a fine pen and a scanned felt tip look alike to the network.
+MIN_STROKE = 0.085
 
 # Ink below this (0 = paper, 1 = black) is paper grain, JPEG noise or a faint shadow.
 INK_FLOOR = 0.16
@@ -67,55 +77,89 @@ def significant_ink(ink: np.ndarray) -> Marks:
     return Marks(ink, kept, tuple(boxes))  # type: ignore[arg-type]
 
 
+def stroke_width(mask: np.ndarray) -> float:
+    """The mean width of the strokes of a mask, in pixels: twice its area over its outline."""
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    outline = sum(cv2.arcLength(c, True) for c in contours)
+    return 2.0 * float(mask.sum()) / max(outline, 1.0)
+
+
 def features(marks: Marks) -> np.ndarray | None:
-    """The model's input for one mark, or None when the patch holds no significant ink."""
+    """The network's input for one mark (SIDE x SIDE, flattened), or None when the patch holds
+    no significant ink."""
     if not marks.boxes:
         return None
-    h, w = marks.ink.shape
     ys, xs = np.nonzero(marks.mask)
     y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    crop = np.where(marks.mask, marks.ink, 0.0)[y0:y1, x0:x1].astype(np.float32)
-    crop /= max(float(np.percentile(crop[crop > 0], 90)), 1e-3)
+    # The kept parts with their soft edges (a pixel beyond the mask), nothing else.
+    near = cv2.dilate(marks.mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    crop = np.where(near, marks.ink, 0.0)[y0:y1, x0:x1].astype(np.float32)
+    crop /= max(float(np.percentile(marks.ink[marks.mask], 90)), 1e-3)
     crop = crop.clip(0, 1)
     ch, cw = crop.shape
-    k = GLYPH / max(ch, cw)
+    longer = max(ch, cw)
+    width = stroke_width(marks.mask[y0:y1, x0:x1])
+    grow = int(round((MIN_STROKE * longer - width) / 2))
+    if grow > 0:
+        pad = grow + 1
+        crop = np.pad(crop, pad)
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
+        crop = cv2.dilate(crop, kernel)
+        ch, cw = crop.shape
+        longer = max(ch, cw)
+    k = GLYPH / longer
     nh, nw = max(1, round(ch * k)), max(1, round(cw * k))
-    small = cv2.resize(crop, (nw, nh), interpolation=cv2.INTER_AREA)
+    interpolation = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
+    small = cv2.resize(crop, (nw, nh), interpolation=interpolation)
     image = np.zeros((SIDE, SIDE), np.float32)
     oy, ox = (SIDE - nh) // 2, (SIDE - nw) // 2
     image[oy : oy + nh, ox : ox + nw] = small
-    gx = cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3)
-    magnitude = np.hypot(gx, gy)
-    angle = (np.arctan2(gy, gx) % np.pi) / np.pi * HOG_BINS
-    bins = np.minimum(angle.astype(np.int64), HOG_BINS - 1)
-    cell = SIDE // HOG_CELLS
-    rows = np.arange(SIDE) // cell
-    where = (rows[:, None] * HOG_CELLS + rows[None, :]) * HOG_BINS + bins
-    hog = np.bincount(where.ravel(), magnitude.ravel(), HOG_CELLS * HOG_CELLS * HOG_BINS)
-    hog_flat = hog.astype(np.float32)
-    hog_flat /= float(np.linalg.norm(hog_flat)) + 1e-6
-    shape = np.array(
-        [
-            ch / h,
-            cw / w,
-            float(marks.mask.sum()) / (h * w) * 4,
-            min(cw / ch, 3.0) / 3,
-            min(len(marks.boxes), 4) / 4,
-        ],
-        np.float32,
-    )
-    return np.concatenate([image.ravel(), hog_flat, shape])
+    return image.ravel()
+
+
+# --- the network ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Conv:
+    """A 3 x 3 convolution with ReLU, optionally zero-padded and followed by 2 x 2 max pooling.
+    Weights (3, 3, in, out), batch normalisation already folded in."""
+
+    weight: np.ndarray
+    bias: np.ndarray
+    pad: bool
+    pool: bool
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:  # x: (n, h, w, c)
+        if self.pad:
+            x = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+        n, h, w, c = x.shape
+        h, w = h - 2, w - 2
+        columns = np.concatenate(
+            [x[:, dy : dy + h, dx : dx + w, :] for dy in range(3) for dx in range(3)], axis=-1
+        )
+        out = columns.reshape(n * h * w, 9 * c) @ self.weight.reshape(9 * c, -1) + self.bias
+        out = np.maximum(out, 0).reshape(n, h, w, -1)
+        if self.pool:
+            out = out[:, : h // 2 * 2, : w // 2 * 2, :]
+            out = out.reshape(n, h // 2, 2, w // 2, 2, -1).max(axis=(2, 4))
+        return out
 
 
 @dataclass(frozen=True)
 class Net:
-    """One multilayer perceptron: ReLU layers, logits out."""
+    """Convolutions, then fully connected layers (ReLU between them), logits out."""
 
-    weights: tuple[np.ndarray, ...]
+    convs: tuple[Conv, ...]
+    weights: tuple[np.ndarray, ...]  # (in, out)
     biases: tuple[np.ndarray, ...]
 
-    def logits(self, a: np.ndarray) -> np.ndarray:
+    def logits(self, images: np.ndarray) -> np.ndarray:  # images: (n, SIDE, SIDE)
+        a = images[..., None]
+        for conv in self.convs:
+            a = conv(a)
+        # Flattened channel first, as the network was trained.
+        a = a.transpose(0, 3, 1, 2).reshape(len(a), -1)
         for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
             a = a @ w + b
             if i < len(self.weights) - 1:
@@ -125,21 +169,18 @@ class Net:
 
 @dataclass(frozen=True)
 class Model:
-    """A small ensemble of perceptrons trained apart: inputs standardised, each net's softmax
-    (with a calibrated temperature) averaged. Nets that disagree lower the confidence, which is
-    what keeps an unfamiliar hand from being read surely."""
+    """An ensemble of networks trained apart, each one's softmax at a calibrated temperature,
+    averaged; a reading below `threshold` is unsure."""
 
-    mean: np.ndarray
-    scale: np.ndarray
     nets: tuple[Net, ...]
     temperature: float
-    threshold: float  # calibrated confidence below which a reading is unsure
+    threshold: float
 
-    def probabilities(self, x: np.ndarray) -> np.ndarray:
-        a = (np.atleast_2d(x).astype(np.float32) - self.mean) / self.scale
-        total = np.zeros((a.shape[0], len(CLASSES)), np.float64)
+    def probabilities(self, rows: np.ndarray) -> np.ndarray:
+        images = np.asarray(rows, np.float32).reshape(-1, SIDE, SIDE)
+        total = np.zeros((len(images), len(CLASSES)), np.float64)
         for net in self.nets:
-            z = net.logits(a) / self.temperature
+            z = net.logits(images).astype(np.float64) / self.temperature
             z -= z.max(axis=1, keepdims=True)
             e = np.exp(z)
             total += e / e.sum(axis=1, keepdims=True)
@@ -149,52 +190,106 @@ class Model:
         return replace(self, temperature=temperature, threshold=threshold)
 
 
+# --- the model file ---------------------------------------------------------------------------
+
+
+def _digest(arrays: dict[str, np.ndarray]) -> str:
+    h = hashlib.sha256()
+    for name in sorted(arrays):
+        if name == "digest":
+            continue
+        a = np.ascontiguousarray(arrays[name])
+        h.update(name.encode())
+        h.update(str(a.dtype).encode())
+        h.update(str(a.shape).encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
 def save_model(path: Path, model: Model) -> None:
+    """Write the model as plain numpy arrays (float16 weights) with a digest of them all,
+    through a temporary file so a reader never sees half a model."""
     arrays: dict[str, np.ndarray] = {
-        "mean": model.mean.astype(np.float32),
-        "scale": model.scale.astype(np.float32),
+        "format": np.array(FORMAT, np.int32),
+        "classes": np.array(CLASSES),
         "temperature": np.array(model.temperature, np.float32),
         "threshold": np.array(model.threshold, np.float32),
-        "classes": np.array(CLASSES),
     }
     for k, net in enumerate(model.nets):
+        for i, conv in enumerate(net.convs):
+            arrays[f"net{k}_conv{i}_w"] = conv.weight.astype(np.float16)
+            arrays[f"net{k}_conv{i}_b"] = conv.bias.astype(np.float32)
+            arrays[f"net{k}_conv{i}_shape"] = np.array([conv.pad, conv.pool], np.int8)
         for i, (w, b) in enumerate(zip(net.weights, net.biases, strict=True)):
-            arrays[f"net{k}_w{i}"] = w.astype(np.float16)
-            arrays[f"net{k}_b{i}"] = b.astype(np.float32)
-    np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
+            arrays[f"net{k}_fc{i}_w"] = w.astype(np.float16)
+            arrays[f"net{k}_fc{i}_b"] = b.astype(np.float32)
+    arrays["digest"] = np.array(_digest(arrays))
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
+    tmp.replace(path)
+
+
+def _count(names: list[str], prefix: str) -> int:
+    n = 0
+    while f"{prefix}{n}_w" in names:
+        n += 1
+    return n
 
 
 def load_model_file(path: Path) -> Model:
-    with np.load(path, allow_pickle=False) as data:
-        classes = tuple(str(c) for c in data["classes"])
-        if classes != CLASSES:
-            raise ValueError(f"{path}: model classes {classes} differ from {CLASSES}")
-        nets = []
-        k = 0
-        while f"net{k}_w0" in data.files:
-            layers = sum(1 for name in data.files if name.startswith(f"net{k}_w"))
-            nets.append(
-                Net(
-                    tuple(data[f"net{k}_w{i}"].astype(np.float32) for i in range(layers)),
-                    tuple(data[f"net{k}_b{i}"] for i in range(layers)),
-                )
-            )
-            k += 1
-        if not nets:  # a single net, as the first models were saved
-            layers = sum(1 for name in data.files if name.startswith("w"))
-            nets.append(
-                Net(
-                    tuple(data[f"w{i}"].astype(np.float32) for i in range(layers)),
-                    tuple(data[f"b{i}"] for i in range(layers)),
-                )
-            )
-        return Model(
-            mean=data["mean"],
-            scale=data["scale"],
-            nets=tuple(nets),
-            temperature=float(data["temperature"]),
-            threshold=float(data["threshold"]),
+    """The model in `path`; a ModelFileError naming the file and what is wrong with it when it is
+    missing, truncated, changed since it was written, or made for other classes."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files}
+    except FileNotFoundError:
+        raise ModelFileError(f"{path}: the recogniser's model file is missing") from None
+    except (zipfile.BadZipFile, EOFError, OSError, ValueError) as error:
+        raise ModelFileError(
+            f"{path}: the recogniser's model file is damaged or cut short ({error}); "
+            "reinstall printgen or run python -m training.train_digits"
+        ) from None
+    if "format" not in arrays or int(arrays["format"]) != FORMAT:
+        found = int(arrays["format"]) if "format" in arrays else "none"
+        raise ModelFileError(f"{path}: model file format {found}, this reader needs {FORMAT}")
+    if "digest" not in arrays or str(arrays["digest"]) != _digest(arrays):
+        raise ModelFileError(
+            f"{path}: the model file was changed after it was written (its digest does not "
+            "match its arrays); reinstall printgen or train it again"
         )
+    classes = tuple(str(c) for c in arrays["classes"])
+    if classes != CLASSES:
+        raise ModelFileError(f"{path}: model classes {classes} differ from {CLASSES}")
+    names = list(arrays)
+    nets = []
+    for k in range(_count(names, "net")):
+        convs = tuple(
+            Conv(
+                arrays[f"net{k}_conv{i}_w"].astype(np.float32),
+                arrays[f"net{k}_conv{i}_b"],
+                bool(arrays[f"net{k}_conv{i}_shape"][0]),
+                bool(arrays[f"net{k}_conv{i}_shape"][1]),
+            )
+            for i in range(_count(names, f"net{k}_conv"))
+        )
+        fcs = range(_count(names, f"net{k}_fc"))
+        nets.append(
+            Net(
+                convs,
+                tuple(arrays[f"net{k}_fc{i}_w"].astype(np.float32) for i in fcs),
+                tuple(arrays[f"net{k}_fc{i}_b"] for i in fcs),
+            )
+        )
+    if not nets:
+        raise ModelFileError(f"{path}: the model file holds no network")
+    model = Model(tuple(nets), float(arrays["temperature"]), float(arrays["threshold"]))
+    try:
+        out = model.probabilities(np.zeros((1, FEATURES), np.float32))
+    except ValueError as error:  # layers whose shapes do not chain
+        raise ModelFileError(f"{path}: the model's layers do not fit together ({error})") from None
+    if out.shape != (1, len(CLASSES)):
+        raise ModelFileError(f"{path}: the model gives {out.shape[1]} outputs, not {len(CLASSES)}")
+    return model
 
 
 @cache
@@ -203,8 +298,8 @@ def model() -> Model:
 
 
 def classify(feature_rows: list[np.ndarray], using: Model | None = None) -> np.ndarray:
-    """Class probabilities (rows in CLASSES order) for each feature row; the shipped model
-    unless `using` names another (training calibrates candidates that way)."""
+    """Class probabilities (rows in CLASSES order) for each feature row, all in one batch; the
+    shipped model unless `using` names another (training calibrates candidates that way)."""
     if not feature_rows:
-        return np.zeros((0, len(CLASSES)), np.float32)
+        return np.zeros((0, len(CLASSES)), np.float64)
     return (using or model()).probabilities(np.stack(feature_rows))

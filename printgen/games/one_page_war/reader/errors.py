@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from printgen.errors import InputError
+from printgen.errors import InputError, PrintgenError
 
 RETAKE = "retake the photo with the whole sheet flat in view, or type the sheet in"
 
@@ -37,3 +37,7 @@ class ForeignSheet(PhotoError):
 
 class PoorPhoto(PhotoError):
     """The photo is too small, blurred, glared or skewed to read every cell safely."""
+
+
+class ModelFileError(PrintgenError):
+    """The recogniser's shipped model file is missing, damaged or not the one it was written as."""

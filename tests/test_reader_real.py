@@ -1,0 +1,58 @@
+"""Photos of sheets written with real people's handwritten digits the recogniser never learnt
+from (the MEASURE part, shipped as tests/data/real-digits-measure.npz): no misread goes
+unflagged, and most squares are read surely."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from printgen.games.one_page_war.reader import read
+from printgen.render.units import Paper
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import photo_corpus  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from training import real_digits  # noqa: E402
+
+# (seed, mode, paper, photo size): a duel and a solo sheet, A4 and Letter, 2 MP and 12 MP.
+SHEETS = [
+    (7101, "duel", Paper.A4, (1600, 1200)),
+    (7102, "solo", Paper.LETTER, (1600, 1200)),
+    (7103, "duel", Paper.LETTER, (4032, 3024)),
+]
+# The share of digit squares read surely and right must stay above this (measured on the bench
+# at about 97 %; a floor, so that a regression shows without the test being brittle).
+ACCEPTED_FLOOR = 0.85
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory: pytest.TempPathFactory) -> list[photo_corpus.CorpusPhoto]:
+    folder = tmp_path_factory.mktemp("real")
+    sample = real_digits.test_sample()
+    return [
+        photo_corpus.make_photo(folder / f"{seed}.jpg", seed, size, mode, paper, real=sample)
+        for seed, mode, paper, size in SHEETS
+    ]
+
+
+def test_real_handwriting_is_never_misread_silently(
+    photos: list[photo_corpus.CorpusPhoto],
+) -> None:
+    digit_squares = accepted = 0
+    for photo in photos:
+        result = read(photo.path)
+        for r in result.reading.all:
+            expected = photo.truth[photo_corpus.key(r.element)]
+            assert r.value == expected or r.unsure, (
+                f"{photo.path.name} {photo_corpus.key(r.element)}: {expected} read as {r.value} "
+                f"at {r.confidence:.3f}, not flagged"
+            )
+            if r.element.kind.value == "square" and expected.isdigit():
+                digit_squares += 1
+                accepted += r.value == expected and not r.unsure
+    assert digit_squares > 100
+    assert accepted / digit_squares >= ACCEPTED_FLOOR

@@ -1,0 +1,242 @@
+"""Real handwritten digits (../shared/handwriting/, 2,500 MNIST digits by real people), split
+once and for all into disjoint parts, and written into a sheet's squares as a pen or a pencil
+would have written them.
+
+The split is by a fixed seed, stratified by digit: TRAIN for training only, CALIBRATION for the
+confidence threshold only, MEASURE for the benchmark and the tests only. No digit is in two parts.
+MNIST is shared under CC BY-SA 3.0 (Y. LeCun, C. Cortes, C. J. C. Burges); see docs/reader.md.
+"""
+
+from __future__ import annotations
+
+import gzip
+import math
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCE = ROOT.parent / "shared" / "handwriting" / "mnist-2500.csv.gz"
+# A few MEASURE digits shipped with the tests, so that they run on a clean clone without
+# ../shared/ (same licence as MNIST: CC BY-SA 3.0).
+TEST_SAMPLE = ROOT / "tests" / "data" / "real-digits-measure.npz"
+
+SPLIT_SEED = 2500
+# Digits of each value in each part (250 of each value in all).
+PARTS = {"train": 140, "calibration": 50, "measure": 60}
+
+
+SKELETON_SCALE = 4  # skeletons are found on the digit enlarged this much
+
+
+@dataclass(frozen=True)
+class RealDigits:
+    """Images (float32, 28 x 28, 0 paper .. 1 ink) and the digit each shows."""
+
+    images: np.ndarray
+    labels: np.ndarray
+    _skeletons: dict[int, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def of(self, digit: int) -> np.ndarray:
+        return np.flatnonzero(self.labels == digit)
+
+    def skeleton(self, i: int) -> np.ndarray:
+        """Image i's pen path: its skeleton on the glyph's own crop, SKELETON_SCALE times
+        larger (computed once, then kept)."""
+        if i not in self._skeletons:
+            glyph = _crop(self.images[i])
+            big = cv2.resize(
+                glyph,
+                (glyph.shape[1] * SKELETON_SCALE, glyph.shape[0] * SKELETON_SCALE),
+                interpolation=cv2.INTER_CUBIC,
+            )
+            self._skeletons[i] = thin(big > 0.45).astype(np.float32)
+        return self._skeletons[i]
+
+
+class MissingHandwriting(FileNotFoundError):
+    pass
+
+
+@cache
+def load_all(path: Path = SOURCE) -> RealDigits:
+    if not path.exists():
+        raise MissingHandwriting(
+            f"{path}: the real handwritten digits are not there (they sit beside the checkout, "
+            "in ../shared/handwriting/)"
+        )
+    with gzip.open(path, "rt") as f:
+        rows = np.loadtxt(f, delimiter=",", dtype=np.uint8)
+    if rows.ndim != 2 or rows.shape[1] != 785:
+        raise ValueError(f"{path}: expected 785 numbers a line, found {rows.shape[-1]}")
+    images = rows[:, :-1].reshape(-1, 28, 28).astype(np.float32) / 255
+    return RealDigits(images, rows[:, -1].astype(np.int64))
+
+
+@cache
+def split_indices() -> dict[str, np.ndarray]:
+    """Row numbers of each part: for each digit value, its rows shuffled by SPLIT_SEED and cut
+    into consecutive runs, so the parts are disjoint and the same on every machine."""
+    labels = load_all().labels
+    rng = np.random.default_rng(SPLIT_SEED)
+    out: dict[str, list[int]] = {name: [] for name in PARTS}
+    for digit in range(10):
+        rows = rng.permutation(np.flatnonzero(labels == digit))
+        start = 0
+        for name, count in PARTS.items():
+            out[name].extend(rows[start : start + count].tolist())
+            start += count
+    return {name: np.array(sorted(rows)) for name, rows in out.items()}
+
+
+def part(name: str) -> RealDigits:
+    """One part of the split ("train", "calibration" or "measure"). The measure part falls back
+    to the sample shipped with the tests when ../shared/ is absent."""
+    if name not in PARTS:
+        raise ValueError(f"unknown part {name!r}: expected one of {', '.join(PARTS)}")
+    try:
+        everything = load_all()
+    except MissingHandwriting:
+        if name != "measure" or not TEST_SAMPLE.exists():
+            raise
+        return test_sample()
+    rows = split_indices()[name]
+    return RealDigits(everything.images[rows], everything.labels[rows])
+
+
+def test_sample() -> RealDigits:
+    with np.load(TEST_SAMPLE, allow_pickle=False) as data:
+        return RealDigits(data["images"].astype(np.float32) / 255, data["labels"].astype(np.int64))
+
+
+# --- writing a real digit into a square -------------------------------------------------------
+
+
+def thin(binary: np.ndarray) -> np.ndarray:
+    """The one-pixel skeleton of a binary shape (Zhang and Suen's thinning), so that a digit can
+    be drawn again with another pen."""
+    img = np.pad(binary.astype(np.uint8), 1)
+    while True:
+        changed = False
+        for step in (0, 1):
+            p = img
+            n = [
+                p[:-2, 1:-1],  # P2 north
+                p[:-2, 2:],  # P3
+                p[1:-1, 2:],  # P4 east
+                p[2:, 2:],  # P5
+                p[2:, 1:-1],  # P6 south
+                p[2:, :-2],  # P7
+                p[1:-1, :-2],  # P8 west
+                p[:-2, :-2],  # P9
+            ]
+            centre = p[1:-1, 1:-1]
+            b = sum(x.astype(np.int32) for x in n)
+            a = sum(((n[i] == 0) & (n[(i + 1) % 8] == 1)).astype(np.int32) for i in range(8))
+            if step == 0:
+                c1 = n[0] * n[2] * n[4]
+                c2 = n[2] * n[4] * n[6]
+            else:
+                c1 = n[0] * n[2] * n[6]
+                c2 = n[0] * n[4] * n[6]
+            remove = (centre == 1) & (b >= 2) & (b <= 6) & (a == 1) & (c1 == 0) & (c2 == 0)
+            if remove.any():
+                changed = True
+                img = img.copy()
+                img[1:-1, 1:-1][remove] = 0
+        if not changed:
+            return img[1:-1, 1:-1].astype(bool)
+
+
+@dataclass(frozen=True)
+class Pen:
+    """How a real digit is put on paper: the stroke (None keeps the writer's own, as scanned),
+    its darkness and whether it is pencil."""
+
+    stroke: float | None  # stroke width as a share of the digit's height
+    darkness: float
+    pencil: bool
+
+
+def random_pen(rng: np.random.Generator) -> Pen:
+    pencil = bool(rng.random() < 0.45)
+    stroke = None if rng.random() < 0.35 else float(rng.uniform(0.035, 0.15))
+    darkness = float(rng.uniform(0.4, 0.8) if pencil else rng.uniform(0.75, 1.0))
+    return Pen(stroke, darkness, pencil)
+
+
+def _crop(image: np.ndarray) -> np.ndarray:
+    ys, xs = np.nonzero(image > 0.15)
+    if len(ys) == 0:
+        return image
+    return image[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+
+
+def write_digit(
+    image: np.ndarray,
+    skeleton: np.ndarray | None,
+    size: tuple[int, int],
+    box: tuple[float, float, float, float],
+    pen: Pen,
+    rng: np.random.Generator,
+    height_share: tuple[float, float] = (0.55, 0.9),
+) -> np.ndarray:
+    """An ink map of `size` (h, w) holding the 28 x 28 digit `image` written inside `box`
+    (x0, y0, x1, y1 in pixels): scaled to a height the hand chooses, slanted, turned, bent a
+    little, drawn with `pen`: as scanned, or along its `skeleton` (RealDigits.skeleton) with
+    the pen's own stroke width."""
+    h, w = size
+    x0, y0, x1, y1 = box
+    glyph = _crop(image)
+    gh, gw = glyph.shape
+    target = min(y1 - y0, (x1 - x0) * 1.4) * rng.uniform(*height_share)
+    # Draw at twice the final resolution, so that a re-drawn stroke is smooth.
+    up = 2
+    k = target * up / gh
+    slant = rng.normal(0, 0.18)
+    rot = rng.normal(0, 0.07)
+    aspect = rng.uniform(0.8, 1.2)
+    a = np.array([[k * aspect, -k * slant], [0, k]]) @ np.array(
+        [[math.cos(rot), -math.sin(rot)], [math.sin(rot), math.cos(rot)]]
+    )
+    cx = (x0 + x1) / 2 + rng.normal(0, 0.06) * (x1 - x0)
+    cy = (y0 + y1) / 2 + rng.normal(0, 0.06) * (y1 - y0)
+    t = np.array([cx, cy]) * up - a @ np.array([gw / 2, gh / 2])
+    m = np.hstack([a, t[:, None]]).astype(np.float32)
+    out = (w * up, h * up)
+    if pen.stroke is not None and skeleton is not None:
+        s = np.array([[1 / SKELETON_SCALE, 0, 0], [0, 1 / SKELETON_SCALE, 0], [0, 0, 1]])
+        path = cv2.warpAffine(skeleton, (np.vstack([m, [0, 0, 1]]) @ s)[:2], out) > 0.02
+        width = max(1.0, pen.stroke * target * up)
+        dist = cv2.distanceTransform((~path).astype(np.uint8), cv2.DIST_L2, 3)
+        # A soft edge of one pixel, as a pen on paper and a camera give.
+        big = np.clip(width / 2 + 0.5 - dist, 0, 1).astype(np.float32)
+    else:
+        big = cv2.warpAffine(glyph, m, out, flags=cv2.INTER_CUBIC).clip(0, 1)
+    ink = cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA)
+    if rng.random() < 0.5:
+        ink = elastic(ink, rng, amount=rng.uniform(0.01, 0.035))
+    if pen.pencil:
+        grain = cv2.GaussianBlur(rng.uniform(0.55, 1.0, ink.shape).astype(np.float32), (3, 3), 0.7)
+        ink = ink * grain
+    return (ink * pen.darkness).clip(0, 1).astype(np.float32)
+
+
+def elastic(ink: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
+    """A smooth random bend of the whole map, `amount` of its smaller side at most."""
+    h, w = ink.shape
+    shift = amount * min(h, w)
+    fields = []
+    for _ in range(2):
+        # Smooth noise: a coarse random grid, enlarged.
+        coarse = rng.normal(0, 1, (4, 4)).astype(np.float32)
+        f = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_CUBIC)
+        fields.append(f / (np.abs(f).max() + 1e-6) * shift)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    return cv2.remap(ink, xs + fields[0], ys + fields[1], cv2.INTER_LINEAR)
