@@ -34,7 +34,7 @@ from printgen.games.one_page_war.geometry import (
 )
 from printgen.games.one_page_war.layout import Layout, LineStyle, load_layout
 from printgen.games.one_page_war.texts import SheetTexts, sheet_texts
-from printgen.materials import BuildOptions, Material, Progress
+from printgen.materials import BuildOptions, Progress
 from printgen.render.fiducials import draw_aruco, draw_qr
 from printgen.render.fonts import BODY, BOLD
 from printgen.render.fonts import COND as COND_FACE
@@ -683,25 +683,3 @@ def _tally_table(
 
 
 TALLY_TOTALS = ("Arenas won on all the sheets", "Sheets won (breaks a tie on arenas)")
-
-
-MATERIALS = (
-    Material(
-        name="one-page-war",
-        description="One Page War duel sheet (landscape; --copies N for a batch, each its own id)",
-        build=build_duel,
-        accepts=frozenset({"copies", "layout", "batch"}),
-    ),
-    Material(
-        name="one-page-war-solo",
-        description="One Page War solo sheet: the far side is the AI's, with its rules",
-        build=build_solo,
-        accepts=frozenset({"copies", "layout", "batch"}),
-    ),
-    Material(
-        name="one-page-war-team",
-        description="One Page War team pack: --pairs N duel sheets (2-6) and a team tally sheet",
-        build=build_team,
-        accepts=frozenset({"pairs", "copies", "layout", "batch"}),
-    ),
-)
