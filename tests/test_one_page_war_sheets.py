@@ -654,3 +654,14 @@ def test_tally_totals_stand_under_their_headings_and_empty_cells_are_shaded(pape
         assert shade(x, arenas_row) > 250 and shade(x, sheets_row) < 225
     for x in (sheets_1, sheets_2):
         assert shade(x, arenas_row) < 225 and shade(x, sheets_row) > 250
+
+
+@pytest.mark.parametrize("paper", PAPERS, ids=lambda p: p.value)
+def test_the_largest_team_pack_fits_its_tally_sheet(paper: Paper) -> None:
+    # Six pairs: the longest table; the rules still fit above the footer, at 7.5 pt or more.
+    pdf = build_team(BuildOptions(paper=paper, pairs=6))
+    tally = readback.page_count(pdf) - 1
+    text = _words(readback.page_text(pdf, tally))
+    assert all(_words(m) in text for m in sheet_texts("standard").team_play)
+    runs = readback.text_runs(pdf, tally)
+    assert min(r.size for r in runs if "printgen" not in r.text) >= 7.5
