@@ -366,20 +366,20 @@ class SheetPainter:
         c.line(start, mm(0.8), w, mm(0.8))
 
     def _title(self, spec: SheetSpec, ai: bool, w: float, h: float) -> None:
-        """The game's name and what the sheet is for, in the strip along each player's edge."""
+        """The game's name and what the sheet is for, in the strip along each player's edge;
+        on a solo sheet the AI's strip says whose side it is."""
         c = self.canvas
+        lines: tuple[str, ...]
         if ai:
-            title, lines = "The AI's side", ("you play it: its rules are top right", "")
+            title, lines = "The AI's side", ("you play it: its rules are top right",)
         else:
-            title, lines = "One Page War", SUBTITLES[spec.mode]
-        caption = spec.caption if spec.mode is Mode.TEAM else lines[0]
+            title, lines = "One Page War", (spec.caption, SUBTITLES[spec.mode])
         c.setFillColor(INK)
         _line(c, title, w / 2, h - mm(4.4), TITLE, "sheet title", w, Anchor.CENTRE)
         c.setFillColor(SOFT_TEXT)
-        for k, text in enumerate((caption, lines[1])):
-            if text:
-                y = h - mm(7.9 + 2.9 * k)
-                _line(c, text, w / 2, y, SUBTITLE, "sheet title", w, Anchor.CENTRE)
+        for k, text in enumerate(lines):
+            y = h - mm(7.9 + 2.9 * k)
+            _line(c, text, w / 2, y, SUBTITLE, "sheet title", w, Anchor.CENTRE)
 
     # The rules columns: the powers (and on a solo sheet the AI's turn) ------------------------
 
@@ -427,10 +427,10 @@ NAME = TextRole(BODY, 8.0)  # the name line's label
 SHEET_LABEL = TextRole(BODY, 7.0)  # beside the QR code
 TITLE = TextRole(BOLD, 14.0)
 SUBTITLE = TextRole(BODY, 7.0)
-SUBTITLES = {
-    Mode.DUEL: ("duel sheet", "two players, one die, one pencil"),
-    Mode.SOLO: ("solo sheet", "you against the AI across the sheet"),
-    Mode.TEAM: ("", "team rules: on the tally sheet"),
+SUBTITLES = {  # under the sheet's caption ("duel sheet", "team pack: sheet 2 of 4")
+    Mode.DUEL: "two players, one die, one pencil",
+    Mode.SOLO: "you against the AI across the sheet",
+    Mode.TEAM: "team rules: on the tally sheet",
 }
 
 
