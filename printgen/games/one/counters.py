@@ -17,9 +17,10 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 
 from printgen.errors import LayoutError
+from printgen.games import material_named
 from printgen.games.one.layout import CounterColour, OneLayout, Pattern, load_layout
-from printgen.games.one.materials import BOARD, TILED_BOARD, footer_line, single_board, tiled_board
-from printgen.materials import BuildOptions, Material, Progress
+from printgen.games.one.materials import footer_line, single_board, tiled_board
+from printgen.materials import BuildOptions, Progress
 from printgen.render.fonts import BODY, BOLD
 from printgen.render.marks import scale_bar
 from printgen.render.pdf import PdfMeta, new_canvas
@@ -36,11 +37,19 @@ PT_MM = 25.4 / 72.0
 def counter_diameter(layout: OneLayout) -> int:
     """The largest counter (whole mm) that fits every board printgen prints for this layout:
     the one-sheet boards on each paper and the two-sheet boards."""
-    sizes = [single_board(layout, paper)[1].largest_counter() for paper in BOARD.papers]
+    sizes = [single_board(layout, paper)[1].largest_counter() for paper in _papers("one-board")]
     sizes += [
-        tiled_board(layout, paper)[0].geometry.largest_counter() for paper in TILED_BOARD.papers
+        tiled_board(layout, paper)[0].geometry.largest_counter()
+        for paper in _papers("one-board-tiled")
     ]
     return min(sizes)
+
+
+def _papers(material: str) -> tuple[Paper, ...]:
+    found = material_named(material)
+    if found is None:
+        raise LayoutError(f"no material {material!r} in printgen's registry")
+    return found.papers
 
 
 @dataclass(frozen=True)
@@ -266,14 +275,5 @@ def render_counter_sheet(layout: OneLayout, paper: Paper) -> bytes:
     return buffer.getvalue()
 
 
-def _build_counters(options: BuildOptions, _progress: Progress | None) -> bytes:
+def build_counter_sheet(options: BuildOptions, _progress: Progress | None) -> bytes:
     return render_counter_sheet(load_layout(options.layout), options.paper)
-
-
-COUNTER_SHEET = Material(
-    "one-counters",
-    "ONE: counters to cut out, six colours each patterned and lettered, sized to fit every board",
-    _build_counters,
-    accepts=frozenset({"layout"}),
-    papers=(Paper.A4, Paper.LETTER),
-)
