@@ -20,6 +20,7 @@ from printgen.games.one.engine import MAX_PLAYERS, MIN_PLAYERS, Board, InvalidPo
 LAYOUT_FOLDER = "one"
 # Nothing a player reads is printed smaller (issue 16).
 MIN_TEXT_PT = 6.0
+MIN_WRITE_LINE_MM = 0.35
 HEX_RGB = re.compile(r"^[0-9A-Fa-f]{6}$")
 
 
@@ -94,6 +95,8 @@ class ScoreSheet:
     row_height: float
     heading_height: float
     block_gap: float
+    rule_width: float  # mm: every line a player writes on or in
+    heavy_rule_width: float  # mm: the table's outline and heading rule
     columns: tuple[tuple[str, float], ...]
 
 
@@ -136,11 +139,16 @@ def layout_names() -> tuple[str, ...]:
 @cache
 def load_layout(name: str = "standard") -> OneLayout:
     path, data = layouts.read_layout(LAYOUT_FOLDER, name, "ONE")
+    return parse_layout(data, str(path))
+
+
+def parse_layout(data: dict[str, Any], where: str) -> OneLayout:
+    """A layout from its parsed TOML, checked; LayoutError names `where` and the field."""
     try:
         layout = _parse(data)
     except (KeyError, TypeError, ValueError) as error:
-        raise LayoutError(f"{path}: missing or malformed field {error}") from None
-    _check(layout, str(path))
+        raise LayoutError(f"{where}: missing or malformed field {error}") from None
+    _check(layout, where)
     return layout
 
 
@@ -164,6 +172,8 @@ def _parse(data: dict[str, Any]) -> OneLayout:
             row_height=float(sheet["row_height"]),
             heading_height=float(sheet["heading_height"]),
             block_gap=float(sheet["block_gap"]),
+            rule_width=float(sheet["rule_width"]),
+            heavy_rule_width=float(sheet["heavy_rule_width"]),
             columns=tuple((str(title), float(share)) for title, share in sheet["columns"]),
         ),
     )
@@ -175,6 +185,11 @@ def _counter_sheet(data: dict[str, Any]) -> CounterSheet:
         name, letter, hex_rgb, pattern = (str(v) for v in entry)
         if not HEX_RGB.match(hex_rgb):
             raise ValueError(f"colours[{index}] RGB {hex_rgb!r}, expected six hex digits")
+        known = [p.value for p in Pattern]
+        if pattern not in known:
+            raise ValueError(
+                f"colours[{index}] pattern {pattern!r}, expected one of {', '.join(known)}"
+            )
         rgb = tuple(int(hex_rgb[i : i + 2], 16) / 255 for i in (0, 2, 4))
         colours.append(CounterColour(name, letter, (rgb[0], rgb[1], rgb[2]), Pattern(pattern)))
     return CounterSheet(
@@ -226,6 +241,15 @@ def _check(layout: OneLayout, where: str) -> None:
         "drawing.note_size": layout.drawing.note_size,
         "counter_sheet.letter_size": layout.counter_sheet.letter_size,
     }
+    for field, width in (
+        ("score_sheet.rule_width", layout.score_sheet.rule_width),
+        ("score_sheet.heavy_rule_width", layout.score_sheet.heavy_rule_width),
+    ):
+        if width < MIN_WRITE_LINE_MM:
+            raise LayoutError(
+                f"{where}: {field} is {width:g} mm; lines to write on are at least "
+                f"{MIN_WRITE_LINE_MM:g} mm so that a photocopy keeps them"
+            )
     for field, size in sizes.items():
         if size < MIN_TEXT_PT:
             raise LayoutError(

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from reportlab.lib.colors import Color, black, white
+from reportlab.lib.colors import Color, black
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
@@ -740,13 +740,78 @@ def _draw_bottom_sheet(canvas: Canvas, layout: OneLayout, sheet: TileSheet) -> N
     _foot(canvas, layout, page, foot_top, g.largest_counter(), "the board, sheet 2 of 2", TILING)
 
 
-def render_score_sheet(layout: OneLayout, paper: Paper) -> bytes:
+@dataclass(frozen=True)
+class ScoreBlock:
+    """One game's block on the score sheet, in page mm: what is drawn and what tests read."""
+
+    number: int
+    heading_baseline: float
+    write_lines: tuple[tuple[float, float, float], ...]  # (x from, x to, y): Date, Starting player
+    rule_ys: tuple[float, ...]  # the table's rules, top first
+    column_xs: tuple[float, ...]  # the table's column edges, left first
+    tick_boxes: tuple[tuple[float, float, float], ...]  # (centre x, centre y, side)
+
+    @property
+    def left(self) -> float:
+        return self.column_xs[0]
+
+    @property
+    def right(self) -> float:
+        return self.column_xs[-1]
+
+
+SCORE_TOP_MM = 20.0  # title and rule above the first block
+SCORE_NOTES_MM = 15.0  # two lines of notes and the sheet footer below the last
+WRITE_LABEL_SIZE = 8.0
+DATE_AT, DATE_WIDTH, STARTER_AT = 24.0, 34.0, 66.0  # mm from the block's left
+
+
+def score_sheet_plan(layout: OneLayout, paper: Paper) -> tuple[PageSize, tuple[ScoreBlock, ...]]:
+    """As many game blocks as the page holds (at most the layout's `games`)."""
     page = paper.size.portrait()
     spec = layout.score_sheet
-    buffer = io.BytesIO()
-    canvas = new_canvas(buffer, page, _meta("ONE score sheet", paper))
     left = SAFE_MARGIN_MM + 4.0
     width = page.width_mm - 2 * left
+    top = page.height_mm - SAFE_MARGIN_MM - SCORE_TOP_MM
+    block = spec.heading_height + (spec.rows + 1) * spec.row_height
+    room = top - SAFE_MARGIN_MM - SCORE_NOTES_MM
+    games = min(spec.games, int((room + spec.block_gap) // (block + spec.block_gap)))
+    if games < 1:
+        raise LayoutError(f"not one game's block fits the score sheet on {paper.label}")
+    edges = [left]
+    for _, share in spec.columns:
+        edges.append(edges[-1] + share * width)
+    blocks = []
+    for number in range(1, games + 1):
+        block_top = top - (number - 1) * (block + spec.block_gap)
+        heading = block_top - spec.heading_height + 2.5
+        table_top = block_top - spec.heading_height
+        rules = tuple(table_top - row * spec.row_height for row in range(spec.rows + 2))
+        side = min(spec.row_height - 2.5, 4.0)
+        ticks = tuple(
+            ((edges[-2] + edges[-1]) / 2, (upper + lower) / 2, side)
+            for upper, lower in zip(rules[1:], rules[2:], strict=False)
+        )
+        writes = (
+            _write_line("Date", left + DATE_AT, heading, DATE_WIDTH),
+            _write_line("Starting player", left + STARTER_AT, heading, width - STARTER_AT),
+        )
+        blocks.append(ScoreBlock(number, heading, writes, rules, tuple(edges), ticks))
+    return page, tuple(blocks)
+
+
+def _write_line(label: str, x: float, baseline: float, width: float) -> tuple[float, float, float]:
+    """Where the line to write on runs after its label."""
+    start = x + to_mm(text_width(label, BODY, WRITE_LABEL_SIZE)) + 1.5
+    return (start, x + width - 3.0, baseline - 0.8)
+
+
+def render_score_sheet(layout: OneLayout, paper: Paper) -> bytes:
+    page, blocks = score_sheet_plan(layout, paper)
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, page, _meta("ONE score sheet", paper))
+    left = blocks[0].left
+    width = blocks[0].right - left
     top = page.height_mm - SAFE_MARGIN_MM
     _text(
         canvas,
@@ -774,16 +839,8 @@ def render_score_sheet(layout: OneLayout, paper: Paper) -> bytes:
         max_width=width,
         min_size=6.5,
     )
-    block = spec.heading_height + (spec.rows + 1) * spec.row_height
-    notes = 15.0  # two lines of notes and the sheet footer
-    room = top - 20.0 - SAFE_MARGIN_MM - notes
-    games = min(spec.games, int((room + spec.block_gap) // (block + spec.block_gap)))
-    if games < 1:
-        raise LayoutError(f"not one game's block fits the score sheet on {paper.label}")
-    y = top - 20.0
-    for number in range(1, games + 1):
-        _score_block(canvas, layout, left, y, width, number)
-        y -= block + spec.block_gap
+    for block in blocks:
+        _score_block(canvas, layout, block)
     stones = ", ".join(f"{n} players {each}" for n, each in layout.stones_per_player.items())
     note_lines = (
         f"Stones per player: {stones}.",
@@ -807,37 +864,56 @@ def render_score_sheet(layout: OneLayout, paper: Paper) -> bytes:
     return buffer.getvalue()
 
 
-def _score_block(
-    canvas: Canvas, layout: OneLayout, left: float, top: float, width: float, number: int
-) -> None:
+def _score_block(canvas: Canvas, layout: OneLayout, block: ScoreBlock) -> None:
     spec = layout.score_sheet
-    heading_base = top - spec.heading_height + 2.5
+    left, right = block.left, block.right
     _text(
-        canvas, f"Game {number}", left, heading_base, BOLD, 11.0, "game heading", anchor=Anchor.LEFT
+        canvas,
+        f"Game {block.number}",
+        left,
+        block.heading_baseline,
+        BOLD,
+        11.0,
+        "game heading",
+        anchor=Anchor.LEFT,
     )
-    _write_on(canvas, "Date", left + 24.0, heading_base, 34.0)
-    _write_on(canvas, "Starting player", left + 66.0, heading_base, width - 66.0)
-    table_top = top - spec.heading_height
-    rows = spec.rows + 1
-    bottom = table_top - rows * spec.row_height
     canvas.saveState()
     canvas.setStrokeColor(black)
-    canvas.setLineWidth(0.5)
-    for row in range(rows + 1):
-        yy = table_top - row * spec.row_height
-        canvas.setLineWidth(1.0 if row in (0, 1, rows) else 0.5)
-        canvas.line(mm(left), mm(yy), mm(left + width), mm(yy))
-    x = left
-    edges = [x]
-    for _, share in spec.columns:
-        x += share * width
-        edges.append(x)
-    for index, edge in enumerate(edges):
-        canvas.setLineWidth(1.0 if index in (0, len(edges) - 1) else 0.5)
-        canvas.line(mm(edge), mm(table_top), mm(edge), mm(bottom))
+    for label, at, (x1, x2, y) in zip(
+        ("Date", "Starting player"), (DATE_AT, STARTER_AT), block.write_lines, strict=True
+    ):
+        where = f"{label} field"
+        _text(
+            canvas,
+            label,
+            left + at,
+            block.heading_baseline,
+            BODY,
+            WRITE_LABEL_SIZE,
+            where,
+            Anchor.LEFT,
+        )
+        canvas.setLineWidth(mm(spec.rule_width))
+        canvas.line(mm(x1), mm(y), mm(x2), mm(y))
+    # The heading's rule and the table's outline heavier than the rules between players.
+    last = len(block.rule_ys) - 1
+    for row, y in enumerate(block.rule_ys):
+        heavy = row in (0, 1, last)
+        canvas.setLineWidth(mm(spec.heavy_rule_width if heavy else spec.rule_width))
+        canvas.line(mm(left), mm(y), mm(right), mm(y))
+    top, bottom = block.rule_ys[0], block.rule_ys[-1]
+    for index, x in enumerate(block.column_xs):
+        heavy = index in (0, len(block.column_xs) - 1)
+        canvas.setLineWidth(mm(spec.heavy_rule_width if heavy else spec.rule_width))
+        canvas.line(mm(x), mm(top), mm(x), mm(bottom))
+    # A box to tick in the last column, one per player row.
+    canvas.setLineWidth(mm(spec.rule_width))
+    for x, y, side in block.tick_boxes:
+        canvas.rect(mm(x - side / 2), mm(y - side / 2), mm(side), mm(side), stroke=1, fill=0)
     canvas.restoreState()
-    header_base = table_top - spec.row_height + 2.0
-    for (title, _), x0, x1 in zip(spec.columns, edges, edges[1:], strict=False):
+    header_base = top - spec.row_height + 2.0
+    xs = block.column_xs
+    for (title, _), x0, x1 in zip(spec.columns, xs, xs[1:], strict=False):
         _text(
             canvas,
             title,
@@ -849,28 +925,6 @@ def _score_block(
             max_width=x1 - x0 - 2.0,
             min_size=6.0,
         )
-    # A box to tick in the last column, one per player row.
-    x0, x1 = edges[-2], edges[-1]
-    side = min(spec.row_height - 2.5, 4.0)
-    canvas.saveState()
-    canvas.setLineWidth(0.5)
-    canvas.setFillColor(white)
-    for row in range(1, rows):
-        cy = table_top - (row + 0.5) * spec.row_height
-        canvas.rect(
-            mm((x0 + x1 - side) / 2), mm(cy - side / 2), mm(side), mm(side), stroke=1, fill=0
-        )
-    canvas.restoreState()
-
-
-def _write_on(canvas: Canvas, label: str, x: float, baseline: float, width: float) -> None:
-    """A label followed by a line to write on."""
-    _text(canvas, label, x, baseline, BODY, 8.0, f"{label} field", anchor=Anchor.LEFT)
-    start = x + to_mm(text_width(label, BODY, 8.0)) + 1.5
-    canvas.saveState()
-    canvas.setLineWidth(0.4)
-    canvas.line(mm(start), mm(baseline - 0.8), mm(x + width - 3.0), mm(baseline - 0.8))
-    canvas.restoreState()
 
 
 # ---------------------------------------------------------------------------------------------
