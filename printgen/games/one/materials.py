@@ -68,8 +68,8 @@ def how_to_play(layout: OneLayout) -> str:
         "(2 points). From where you land you may jump again, over any rival colour and turning "
         "as you please; never diagonally, never over your own stone, never across the centre. "
         "Capturing is never compulsory."
-        "<br/><b>The end.</b> Once anyone has placed their last stone, finish the round: the "
-        "game ends just before the starting player's next turn. <b>Score</b> = stones in your "
+        "<br/><b>The end.</b> Once anyone has placed their last stone, finish the round: play "
+        "stops as the starting player's turn comes round again. <b>Score</b> = stones in your "
         "largest connected group + 2 \u00d7 stones you captured; the highest score wins, and "
         "players level on the top score share the win."
         "<br/><b>Reading the board.</b> Each intersection is labelled <b>ring,spoke</b>: ring 1 "
@@ -844,7 +844,8 @@ def render_score_sheet(layout: OneLayout, paper: Paper) -> bytes:
     stones = ", ".join(f"{n} players {each}" for n, each in layout.stones_per_player.items())
     note_lines = (
         f"Stones per player: {stones}.",
-        "The game ends just before the starting player's turn once anyone has run out of stones.",
+        "Once anyone has placed their last stone, finish the round: play stops before the "
+        "starting player's next turn.",
     )
     for index, line in enumerate(note_lines):
         _text(
