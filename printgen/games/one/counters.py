@@ -155,14 +155,15 @@ def _pattern(canvas: Canvas, colour: CounterColour, x: float, y: float, r: float
                     mm(x - r + offset), mm(y + r + offset), mm(x + r + offset), mm(y - r + offset)
                 )
     elif pattern is Pattern.DOTS:
-        step = r * 0.36
+        step, dot = r * 0.36, r * 0.075
         count = math.ceil(r / step) + 1
         for i in range(-count, count + 1):
             for j in range(-count, count + 1):
                 # Every other row shifted half a step: an even scatter of dots.
                 dx = (i + (j % 2) / 2) * step
                 dy = j * step * 0.87
-                canvas.circle(mm(x + dx), mm(y + dy), mm(r * 0.075), stroke=0, fill=1)
+                if math.hypot(dx, dy) < r + dot:  # the clip hides the rest: skip them
+                    canvas.circle(mm(x + dx), mm(y + dy), mm(dot), stroke=0, fill=1)
     elif pattern is Pattern.QUARTERS:
         # Half-tone quarters: solid ones would hide half the colour.
         canvas.setFillColor(
