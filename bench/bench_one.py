@@ -1,5 +1,6 @@
-"""ONE: how long the boards, the score sheet and the counter sheet take to build, and how fast the referee scores
-positions and plays out whole games. Prints medians over several runs (wall-clock)."""
+"""ONE: how long the boards, the score sheet and the counter sheet take to build, and how fast
+the referee scores positions and plays out whole games. Prints medians over several runs
+(wall-clock)."""
 
 from __future__ import annotations
 
