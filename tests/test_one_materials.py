@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -15,6 +16,7 @@ import cv2
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from test_seeds_own_words import RULEBOOKS, SOURCES, arithmetic, runs, words
 
 from printgen.cli import cli
 from printgen.errors import LayoutError
@@ -24,7 +26,7 @@ from printgen.games.one.counters import (
     render_counter_sheet,
 )
 from printgen.games.one.engine import Point
-from printgen.games.one.layout import MIN_TEXT_PT, load_layout, parse_layout
+from printgen.games.one.layout import MIN_TEXT_PT, OneLayout, load_layout, parse_layout
 from printgen.games.one.materials import (
     CREDIT,
     FOOT_GAP_MM,
@@ -65,27 +67,28 @@ TILED_PAPERS = [Paper.A4, Paper.LETTER]
 WANTED_SPACING = {"a4": 12.0, "letter": 12.0, "a3": 17.0, "tiled": 17.0}
 DPI = 60
 MEASURE_DPI = 200
-RULEBOOK = sorted((ROOT.parent / "shared" / "seeds").glob("002_*.txt"))
 
 
 @cache
+def built(render: Callable[[OneLayout, Paper], bytes], paper: Paper) -> bytes:
+    """Each material built once per paper for the whole module."""
+    return render(LAYOUT, paper)
+
+
 def board_pdf(paper: Paper) -> bytes:
-    return render_board(LAYOUT, paper)
+    return built(render_board, paper)
 
 
-@cache
 def tiled_pdf(paper: Paper) -> bytes:
-    return render_tiled_board(LAYOUT, paper)
+    return built(render_tiled_board, paper)
 
 
-@cache
 def score_pdf(paper: Paper) -> bytes:
-    return render_score_sheet(LAYOUT, paper)
+    return built(render_score_sheet, paper)
 
 
-@cache
 def counters_pdf(paper: Paper) -> bytes:
-    return render_counter_sheet(LAYOUT, paper)
+    return built(render_counter_sheet, paper)
 
 
 def every_sheet() -> list[tuple[str, bytes]]:
@@ -462,8 +465,8 @@ def setup_sentences_in(text: str) -> None:
     assert "Setting up." in flat
     for players, stones in LAYOUT.stones_per_player.items():
         assert re.search(rf"\b{stones} (each )?with {players}\b", flat), (players, stones)
-    for words in ("capture", "jump", "straight beyond", "never diagonally", "last stone"):
-        assert words in flat, words
+    for phrase in ("capture", "jump", "straight beyond", "never diagonally", "last stone"):
+        assert phrase in flat, phrase
     assert "largest connected group + 2" in flat
 
 
@@ -510,19 +513,13 @@ def test_the_rules_on_the_board_match_the_engine_and_the_rules_source() -> None:
         assert re.search(rf"\b{stones} (stones )?with {players}\b", source)
         assert re.search(rf"\b{stones} (each )?with {players}\b", text)
     # The board's words are the project's own: no six in a row from the rulebook.
-    if not RULEBOOK:
-        pytest.skip("the ONE rulebook is not in ../shared/seeds on this machine")
-
-    def words(t: str) -> list[str]:
-        return re.findall(r"[a-z0-9']+", t.lower())
-
-    theirs = words(RULEBOOK[0].read_text(encoding="utf-8"))
-    runs = {tuple(theirs[i : i + 6]) for i in range(len(theirs) - 5)}
+    rulebook = sorted(RULEBOOKS.glob(f"{SOURCES['one.md']}*.txt"))
+    if not rulebook:
+        pytest.skip(f"the ONE rulebook is not in {RULEBOOKS} on this machine")
+    theirs = set(runs(words(rulebook[0].read_text(encoding="utf-8"))))
     printed = " ".join(all_text(pdf) for _, pdf in every_sheet())
-    ours = words(text + " " + TILING + " " + printed)
-    copied = [
-        " ".join(ours[i : i + 6]) for i in range(len(ours) - 5) if tuple(ours[i : i + 6]) in runs
-    ]
+    ours = runs(words(text + " " + TILING + " " + printed))
+    copied = [" ".join(run) for run in ours if run in theirs and not arithmetic(run)]
     assert copied == []
 
 
