@@ -39,6 +39,9 @@ GAME_NAME = "one-page-war"
 
 # The solo AI writes the die plus one and never changes a number afterwards (it only ticks).
 SOLO_AI_NUMBERS = range(2, 8)
+DIE_HIGHEST = 6
+ARMORED_SUPPORT = "Armored support"
+STOLEN_INTEL = "Stolen Intel"
 
 # Keys a sheet may carry beside the ones scored, kept when the sheet is written back.
 EXTRA_KEYS = ("id", "date", "notes")
@@ -337,6 +340,49 @@ def square_problem(value: object, mode: Mode = Mode.DUEL, ai_side: bool = False)
     return None
 
 
+@dataclass(frozen=True)
+class Reach:
+    """How far legal play can take a player's numbers past the die's 1 to 6.
+
+    Dice and Air raid write 1 to 6 and Redeployment only swaps, so a number outside 1 to 6 comes
+    from Armored support, one step per use (7 and 0 take one use, 8 two), or from Stolen Intel
+    copying a rival's number in the same arena, which in solo may be the AI's 7 (die plus one).
+    `armored` and `stolen` are the uses of those powers the sheet allows: the ticks written
+    down, or every box when ticks are not recorded. Shared by the typed-in referee and the photo
+    reader's cross-check (reader/crosscheck.py)."""
+
+    armored: int
+    stolen: int
+    solo: bool = False
+
+    @property
+    def highest(self) -> int:
+        copied = SOLO_AI_NUMBERS.stop - 1 if self.solo and self.stolen else DIE_HIGHEST
+        return copied + self.armored
+
+    @property
+    def steps(self) -> int:
+        """The most steps outside 1 to 6, summed over a sheet's player-written numbers: each
+        Armored use adds one, each Stolen Intel copy at most the copied number's own."""
+        return self.armored + self.stolen * (self.highest - DIE_HIGHEST)
+
+    def number_problem(self, value: int) -> str | None:
+        """Why a player-written number is out of reach on this sheet (None if it is not)."""
+        if value > self.highest:
+            return (
+                f"{value} is {value - DIE_HIGHEST} steps past the die's {DIE_HIGHEST}, and each "
+                f"step is a use of {ARMORED_SUPPORT}; the sheet allows {self.armored}, so "
+                f"{self.highest} is the most a square can hold"
+            )
+        if value == 0 and self.armored == 0:
+            return f"0 is a 1 moved down by {ARMORED_SUPPORT}, which the sheet does not allow"
+        return None
+
+
+def steps_outside_the_die(value: int) -> int:
+    return value - DIE_HIGHEST if value > DIE_HIGHEST else (1 if value == 0 else 0)
+
+
 def tick_limit(spec: ArenaSpec, squares: Sequence[Square]) -> int:
     """The most power uses a side can show in an arena: none until it is filled, then at most
     the arena's boxes (shared with the other side: see `Arena.boxes_left`)."""
@@ -624,6 +670,7 @@ class _Reader:
                 f"{where}{first} has {a} numbers and {second} {b}: each turn both write one, "
                 "so the counts differ by at most one"
             )
+        self.check_reach(sheet, where)
         allies_arenas = [a for a in sheet.arenas if a.spec.power == ALLIES_POWER]
         if allies_arenas and all(a.ticks_recorded for a in allies_arenas):
             # The AI only ticks; it never writes an S.
@@ -635,6 +682,37 @@ class _Reader:
                     f"{where}an S is written in {len(written)} arena(s) ({', '.join(written)}) "
                     f"but the Allies power was used {uses} time(s)"
                 )
+
+    def check_reach(self, sheet: Sheet, where: str) -> None:
+        """Numbers no legal play can write: past what Armored support allows (9, 99, 1000 on the
+        standard layout, whose Land arena has 2 boxes), or too many steps past the die in all."""
+        writers = sheet.players[:1] if sheet.mode is Mode.SOLO else sheet.players
+        reach = Reach(
+            armored=_uses_allowed(sheet, ARMORED_SUPPORT, writers),
+            stolen=_uses_allowed(sheet, STOLEN_INTEL, writers),
+            solo=sheet.mode is Mode.SOLO,
+        )
+        outside: list[str] = []
+        steps = 0
+        for arena in sheet.arenas:
+            for player in writers:
+                for i, square in enumerate(arena.side(player).squares):
+                    if not isinstance(square, int):
+                        continue
+                    ref = SquareRef(arena.name, player, i)
+                    problem = reach.number_problem(square)
+                    if problem is not None:
+                        self.illegal(f"{where}{ref}: {problem}")
+                        return
+                    if steps_outside_the_die(square):
+                        outside.append(f"{square} in {arena.name}")
+                        steps += steps_outside_the_die(square)
+        if steps > reach.steps:
+            self.illegal(
+                f"{where}the numbers outside 1 to 6 ({', '.join(outside)}) are {steps} steps "
+                f"from the die's range, but {reach.armored} use(s) of {ARMORED_SUPPORT} and "
+                f"{reach.stolen} of {STOLEN_INTEL} reach at most {reach.steps}"
+            )
 
     # A team game -----------------------------------------------------------------------------
 
@@ -711,6 +789,15 @@ class _Reader:
             for player in team.players:
                 if player not in seen:
                     self.malformed(f"team {team.name}: {player} has no sheet")
+
+
+def _uses_allowed(sheet: Sheet, power: str, players: Sequence[str]) -> int:
+    """Uses of `power` by `players`: their ticks where the sheet records them, else every box."""
+    return sum(
+        sum(arena.side(p).uses for p in players) if arena.ticks_recorded else arena.spec.ticks
+        for arena in sheet.arenas
+        if arena.spec.power == power
+    )
 
 
 def find_problems(data: Mapping[str, Any], source: str = "") -> tuple[Problem, ...]:

@@ -3,8 +3,6 @@ in comments), the unsure cells with their two likeliest readings, the score, and
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -12,6 +10,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from printgen.errors import OutputError
+from printgen.files import write_atomic
 from printgen.games.one_page_war.geometry import Kind, SheetTag, Side
 from printgen.games.one_page_war.layout import Layout
 from printgen.games.one_page_war.reader.cells import Reading, SheetReading
@@ -264,13 +264,5 @@ def annotate(rectified: np.ndarray, reading: SheetReading, path: Path) -> None:
         )
     ok, data = cv2.imencode(".png", image)
     if not ok:
-        raise OSError(f"cannot encode {path}")
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", suffix=".png")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data.tobytes())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        raise OutputError(f"{path}: cannot encode the picture as PNG")
+    write_atomic(Path(path), data.tobytes())
