@@ -41,7 +41,9 @@ def score_document(document: Mapping[str, Any], source: str, partial: bool) -> S
     game = game_named(name)
     if game is None or game.score is None:
         known = ", ".join(g.name for g in all_games() if g.score is not None)
-        raise InputError(f"{source}: game {name!r} has no referee; known: {known or 'none yet'}")
+        raise InputError(
+            f"{source}: game {quote(name)} has no referee; known: {known or 'none yet'}"
+        )
     return game.referee()(document, source, ScoreOptions(partial=partial))
 
 

@@ -25,13 +25,12 @@ sides, so the uses of both players together never exceed the arena's boxes (docs
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-from printgen.errors import InputError, PrintgenError
+from printgen.errors import InputError, PrintgenError, quote
 from printgen.games.one_page_war.layout import ArenaSpec, Layout, load_layout
 from printgen.games.one_page_war.rules import Mark, Square
 
@@ -167,7 +166,7 @@ class Sheet:
             if arena.name == name:
                 return arena
         known = ", ".join(a.name for a in self.arenas)
-        raise InvalidSheet(f"{self.source or 'sheet'}: no arena {name!r}; its arenas: {known}")
+        raise InvalidSheet(f"{self.source or 'sheet'}: no arena {quote(name)}; its arenas: {known}")
 
     def empty_squares(self) -> tuple[SquareRef, ...]:
         return tuple(
@@ -224,14 +223,22 @@ class Sheet:
         return data
 
     def to_toml(self) -> str:
-        lines = [f"game = {_toml_string(GAME_NAME)}", f"layout = {_toml_string(self.layout.name)}"]
-        lines.append(f"mode = {_toml_string(self.mode.value)}")
-        lines.append(f"players = [{', '.join(_toml_string(p) for p in self.players)}]")
-        lines.extend(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in self.extras)
-        for arena in self.arenas:
-            lines.extend(["", f"[arenas.{_toml_key(arena.name)}]"])
-            lines.extend(_arena_toml(arena))
-        return "\n".join(lines) + "\n"
+        """The sheet as a typed-in TOML file; it parses back to `to_mapping()` exactly."""
+        import tomlkit
+
+        from printgen.tomldoc import inline
+
+        data = self.to_mapping()
+        arenas = tomlkit.table(is_super_table=True)
+        for name, arena in data.pop("arenas").items():
+            table = tomlkit.table()
+            for key, value in arena.items():
+                table[key] = inline(value) if key == "ticks" else value
+            arenas[name] = table
+        document = tomlkit.document()
+        document.update(data)
+        document["arenas"] = arenas
+        return tomlkit.dumps(document)
 
     def to_json_text(self) -> str:
         return json.dumps(self.to_mapping(), indent=2, ensure_ascii=False) + "\n"
@@ -274,43 +281,8 @@ def _arena_mapping(arena: Arena) -> dict[str, Any]:
     return data
 
 
-def _arena_toml(arena: Arena) -> Iterator[str]:
-    for side in arena.sides:
-        values = ", ".join(_toml_value(_square_value(s)) for s in side.squares)
-        yield f"{_toml_key(side.player)} = [{values}]"
-    if arena.allies:
-        yield "allies = true"
-    if arena.ticks_recorded:
-        ticks = ", ".join(f"{_toml_key(s.player)} = {s.uses}" for s in arena.sides)
-        yield f"ticks = {{ {ticks} }}"
-
-
 def _square_value(square: Square) -> int | str:
     return square.value if isinstance(square, Mark) else square
-
-
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
-
-
-def _toml_string(text: str) -> str:
-    # A JSON string is a valid TOML basic string (same escapes, UTF-8 allowed).
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _toml_key(key: str) -> str:
-    return key if _BARE_KEY.match(key) else _toml_string(key)
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, str):
-        return _toml_string(value)
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    raise PrintgenError(f"cannot write {value!r} back to TOML")
 
 
 # --- reading a mapping ------------------------------------------------------------------------
@@ -321,7 +293,7 @@ def square_problem(value: object, mode: Mode = Mode.DUEL, ai_side: bool = False)
     reader's cross-check. `value` is as typed: an int, "*", "_", or a `Mark`."""
     square = _as_square(value)
     if square is None:
-        return f"{value!r} is not a whole number, '*' or '_'"
+        return f"{quote(value)} is not a whole number, '*' or '_'"
     if square is Mark.EMPTY:
         return None
     if square is Mark.STAR:
@@ -434,7 +406,7 @@ class _Reader:
             mode = Mode(mode_text)
         except ValueError:
             modes = ", ".join(repr(m.value) for m in Mode)
-            self.malformed(f"mode = {mode_text!r} is not one of {modes}")
+            self.malformed(f"mode = {quote(mode_text)} is not one of {modes}")
             return None
         if layout is None:
             return None
@@ -447,7 +419,7 @@ class _Reader:
 
     def layout(self, name: object) -> Layout | None:
         if not isinstance(name, str):
-            self.malformed(f"layout = {name!r} should be a layout name such as 'standard'")
+            self.malformed(f"layout = {quote(name)} should be a layout name such as 'standard'")
             return None
         try:
             return load_layout(name)
@@ -463,14 +435,14 @@ class _Reader:
                 if isinstance(value, str | int | float | bool):
                     kept.append((key, value))
                 else:
-                    self.malformed(f"{key} = {value!r} should be a string or a number")
+                    self.malformed(f"{key} = {quote(value)} should be a string or a number")
         return tuple(kept)
 
     def unknown_keys(self, data: Mapping[str, Any], known: Sequence[str], where: str) -> None:
         for key in data:
             if key not in known:
                 self.malformed(
-                    f"{where}unknown key {key!r}; expected {', '.join(repr(k) for k in known)}"
+                    f"{where}unknown key {quote(key)}; expected {', '.join(repr(k) for k in known)}"
                 )
 
     def players(self, value: object, where: str) -> tuple[str, str] | None:
@@ -479,15 +451,19 @@ class _Reader:
             or len(value) != 2
             or not all(isinstance(p, str) and p.strip() for p in value)
         ):
-            self.malformed(f'{where}players = {value!r} should name two players, ["Ann", "Ben"]')
+            self.malformed(
+                f'{where}players = {quote(value)} should name two players, ["Ann", "Ben"]'
+            )
             return None
         first, second = (p.strip() for p in value)
         if first == second:
-            self.malformed(f"{where}players = {value!r} names the same player twice")
+            self.malformed(f"{where}players = {quote(value)} names the same player twice")
             return None
         for name in (first, second):
             if name in ARENA_KEYS:
-                self.malformed(f"{where}a player cannot be called {name!r}: it is an arena key")
+                self.malformed(
+                    f"{where}a player cannot be called {quote(name)}: it is an arena key"
+                )
                 return None
         return first, second
 
@@ -512,7 +488,7 @@ class _Reader:
             if name not in layout.arena_names:
                 known = ", ".join(layout.arena_names)
                 self.malformed(
-                    f"{where}unknown arena {name!r}; layout {layout.name!r} has: {known}"
+                    f"{where}unknown arena {quote(name)}; layout {quote(layout.name)} has: {known}"
                 )
         arenas = []
         for spec in layout.arenas:
@@ -538,11 +514,12 @@ class _Reader:
         for key in data:
             if key not in players and key not in ARENA_KEYS:
                 self.malformed(
-                    f"{at}: unknown player {key!r}; the players are {players[0]} and {players[1]}"
+                    f"{at}: unknown player {quote(key)}; "
+                    f"the players are {players[0]} and {players[1]}"
                 )
         allies = data.get("allies", False)
         if not isinstance(allies, bool):
-            self.malformed(f"{at}: allies = {allies!r} should be true or false")
+            self.malformed(f"{at}: allies = {quote(allies)} should be true or false")
             allies = False
         ticks = self.ticks(data.get("ticks"), spec, players, at)
         sides = []
@@ -566,17 +543,19 @@ class _Reader:
         if value is None:
             return None
         if not isinstance(value, Mapping):
-            self.malformed(f"{at}: ticks = {value!r} should be a table, {{ {players[0]} = 1 }}")
+            self.malformed(
+                f"{at}: ticks = {quote(value)} should be a table, {{ {players[0]} = 1 }}"
+            )
             return None
         counts = {player: 0 for player in players}
         for player, count in value.items():
             if player not in players:
                 self.malformed(
-                    f"{at}: ticks for unknown player {player!r}; the players are "
+                    f"{at}: ticks for unknown player {quote(player)}; the players are "
                     f"{players[0]} and {players[1]}"
                 )
             elif isinstance(count, bool) or not isinstance(count, int):
-                self.malformed(f"{at}: {player}'s ticks = {count!r} should be a whole number")
+                self.malformed(f"{at}: {player}'s ticks = {quote(count)} should be a whole number")
             elif count < 0:
                 self.illegal(f"{at}: {player}'s ticks = {count} is negative")
             elif count > spec.ticks:
@@ -599,12 +578,14 @@ class _Reader:
     ) -> Side | None:
         at = f"{where}arena {spec.name}"
         if not isinstance(value, list):
-            self.malformed(f"{at}, {player}: {value!r} should be a list of {spec.squares} squares")
+            self.malformed(
+                f"{at}, {player}: {quote(value)} should be a list of {spec.squares} squares"
+            )
             return None
         if len(value) != spec.squares:
             self.malformed(
                 f"{at}, {player}: {len(value)} squares given, the arena has {spec.squares} "
-                f"on each side: {value!r}"
+                f"on each side: {quote(value)}"
             )
             return None
         squares: list[Square] = []
@@ -743,7 +724,7 @@ class _Reader:
     def teams(self, value: object) -> tuple[Team, Team] | None:
         example = '{ North = ["Ann", "Cid"], South = ["Ben", "Dee"] }'
         if not isinstance(value, Mapping) or len(value) != 2:
-            self.malformed(f"teams = {value!r} should name two teams: teams = {example}")
+            self.malformed(f"teams = {quote(value)} should name two teams: teams = {example}")
             return None
         teams = []
         for name, players in value.items():
@@ -752,11 +733,11 @@ class _Reader:
                 or not players
                 or not all(isinstance(p, str) and p.strip() for p in players)
             ):
-                self.malformed(f"team {name}: {players!r} should list its players, {example}")
+                self.malformed(f"team {name}: {quote(players)} should list its players, {example}")
                 return None
             names = tuple(p.strip() for p in players)
             if len(set(names)) != len(names):
-                self.malformed(f"team {name} names a player twice: {players!r}")
+                self.malformed(f"team {name} names a player twice: {quote(players)}")
             teams.append(Team(str(name), names))
         both = set(teams[0].players) & set(teams[1].players)
         if both:
@@ -776,7 +757,7 @@ class _Reader:
                 try:
                     teams.append(game.team_of(player).name)
                 except KeyError:
-                    self.malformed(f"sheet {n}: player {player!r} is on neither team")
+                    self.malformed(f"sheet {n}: player {quote(player)} is on neither team")
                 if player in seen:
                     self.malformed(f"sheet {n}: {player} already plays on sheet {seen[player]}")
                 seen[player] = n
