@@ -12,7 +12,14 @@ from click.shell_completion import CompletionItem
 
 from printgen.console import EXIT_ERROR, echo, echo_json, fail
 from printgen.errors import InputError, PrintgenError, quote
-from printgen.files import STDIN, check_output, check_regular_file, write_atomic
+from printgen.files import (
+    STDIN,
+    check_output,
+    check_output_folder,
+    check_regular_file,
+    input_name,
+    write_atomic,
+)
 from printgen.games import all_games, all_materials, game_named
 from printgen.materials import (
     OPTION_NAMES,
@@ -205,8 +212,10 @@ def build(
     given = _options_given(click.get_current_context())
     for material in chosen:
         _check_options(material, options, given, building_all="all" in names)
-    if out.exists() and not out.is_dir():
-        fail(f"{out}: is not a folder (--out names the folder the PDFs are written to)")
+    try:
+        check_output_folder(out)
+    except PrintgenError as error:
+        fail(f"--out {error} (it names the folder the PDFs are written to)")
     if len(chosen) == 1:
         _report(_build_one(chosen[0], options, out, show_progress=True))
         return
@@ -372,11 +381,11 @@ def _score_file(path: Path, partial: bool, annotate: Path | None) -> ScoreReport
     if path != STDIN and path.suffix.lower() in IMAGE_SUFFIXES:
         check_regular_file(path)
         return read_photo(path, PhotoOptions(annotate=annotate, partial=partial))
-    return score_document(load_document(path), str(path), partial)
+    return score_document(load_document(path), input_name(path), partial)
 
 
 def _error_line(path: Path, error: PrintgenError) -> str:
-    where = "" if str(path) in str(error) else f"{path}: "
+    where = "" if input_name(path) in str(error) else f"{input_name(path)}: "
     return f"{where}error: {error}"
 
 

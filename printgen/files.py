@@ -134,6 +134,20 @@ def check_output(path: Path, inputs: Iterable[Path] = ()) -> None:
             raise OutputError(f"{path}: is one of the inputs; write the result to another file")
 
 
+def check_output_folder(path: Path) -> None:
+    """OutputError now, before any work, unless `path` is a folder or can be made one."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        if error.errno == errno.ENOTDIR:
+            raise OutputError(f"{path}: a file stands where one of its folders should be") from None
+        raise OutputError(f"{path}: cannot write there ({_cause(error)})") from None
+    if not stat.S_ISDIR(mode):
+        raise OutputError(f"{path}: is not a folder")
+
+
 def _check_writable_target(target: Path, path: Path) -> None:
     try:
         mode = target.stat().st_mode
@@ -141,9 +155,7 @@ def _check_writable_target(target: Path, path: Path) -> None:
         return
     except OSError as error:
         if error.errno == errno.ENOTDIR:
-            raise OutputError(
-                f"{path}: a file stands where a folder of this path should be"
-            ) from None
+            raise OutputError(f"{path}: a file stands where one of its folders should be") from None
         if error.errno == errno.ENAMETOOLONG:
             raise OutputError(f"{path}: cannot write it ({_cause(error)})") from None
         return  # e.g. a folder we may not look into: writing will say why

@@ -562,3 +562,11 @@ def test_the_photo_cross_check_uses_the_same_rule() -> None:
     assert crosscheck.Reach is Reach
     assert Reach(armored=2, stolen=0).number_problem(9) is not None
     assert Reach(armored=2, stolen=0).number_problem(8) is None
+
+
+def test_a_team_named_like_a_player_is_refused() -> None:
+    data = example("team")
+    first, second = list(data["teams"])
+    player = data["teams"][second][0]
+    data["teams"] = {player: data["teams"][first], second: data["teams"][second]}
+    assert "is named like a player" in problem(data)

@@ -28,6 +28,7 @@ from printgen.games.aiue_battle.engine import (
     Word,
 )
 from printgen.materials import ScoreOptions
+from printgen.names import player_name
 
 GAME_NAME = "aiue-battle"
 EXIT_FINAL = 0
@@ -187,8 +188,10 @@ def _field(
 def _players(document: Mapping[str, Any], source: str) -> list[str]:
     players = _field(document, "players", list, source)
     for position, name in enumerate(players, start=1):
-        if not isinstance(name, str):
-            raise InvalidLog(f"{source}: players[{position}] should be a name, got {quote(name)}")
+        try:
+            player_name(name, f"{source}: players[{position}]")
+        except InputError as error:
+            raise InvalidLog(str(error)) from None
     if len(set(players)) != len(players):
         raise InvalidSetup(f"players {quote(players)} name someone twice")
     return players

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from printgen.errors import quote
+from printgen.errors import InputError, quote
 from printgen.games.one.engine import (
     CAPTURE_POINTS,
     MAX_PLAYERS,
@@ -28,6 +28,7 @@ from printgen.games.one.engine import (
 )
 from printgen.games.one.layout import OneLayout, load_layout
 from printgen.materials import ScoreOptions
+from printgen.names import player_name
 
 TOP_KEYS = frozenset({"game", "board", "players"})
 PLAYER_KEYS = frozenset({"stones", "captured"})
@@ -67,6 +68,10 @@ def _read(document: Mapping[str, Any], layout: OneLayout) -> Position:
     stones: dict[str, list[Point]] = {}
     captured: dict[str, int] = {}
     for name, table in players.items():
+        try:
+            player_name(name, "players")
+        except InputError as error:
+            raise InvalidPosition(str(error)) from None
         where = f"players.{name}"
         if not isinstance(table, Mapping):
             raise InvalidPosition(f"{where}: expected a table with stones and captured")

@@ -739,6 +739,13 @@ class _Reader:
             if len(set(names)) != len(names):
                 self.malformed(f"team {name} names a player twice: {quote(players)}")
             teams.append(Team(str(name), names))
+        everyone = set(teams[0].players) | set(teams[1].players)
+        for team in teams:
+            if team.name in everyone:
+                self.malformed(
+                    f"team {quote(team.name)} is named like a player, so the result could mean "
+                    "either; give the team a name of its own"
+                )
         both = set(teams[0].players) & set(teams[1].players)
         if both:
             self.malformed(f"{', '.join(sorted(both))} cannot play on both teams")

@@ -89,7 +89,7 @@ def _read_deck(path: Path | None) -> Deck:
 )
 @click.option(
     "--plot",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     help="Also draw the distribution of game lengths into this PNG file (written whole or "
     "not at all).",
 )
