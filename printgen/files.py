@@ -17,7 +17,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from printgen.errors import InputError, OutputError
+from printgen.errors import InputError, OutputError, PrintgenError, quote
 
 # A typed-in sheet is a few kilobytes; a whole Package War! log is tens. Anything past this is
 # not a sheet, and is refused before it is read whole into memory.
@@ -45,6 +45,7 @@ def read_input(path: Path) -> str:
 
 def check_regular_file(path: Path) -> None:
     """InputError unless `path` is a regular file (or a link to one) that exists."""
+    _no_nul(path, InputError)
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
@@ -92,6 +93,7 @@ def write_atomic(path: Path, data: bytes) -> None:
     A symbolic link is written through (its target changes, the link stays). OutputError, naming
     the path and the cause, for what cannot be written: a folder, a device or a FIFO in the
     way, a folder that cannot be created, a read-only place, a full disk, a name too long."""
+    _no_nul(path, OutputError)
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     _check_writable_target(target, path)
     folder = target.parent
@@ -128,6 +130,7 @@ def check_output(path: Path, inputs: Iterable[Path] = ()) -> None:
     """OutputError now, before any work, if `path` cannot be a file printgen writes: something
     other than a regular file stands there, or it is one of `inputs` (never overwrite the
     player's photo or sheet with a result)."""
+    _no_nul(path, OutputError)
     _check_writable_target(Path(os.path.realpath(path)), path)
     for given in inputs:
         if _same_file(path, given):
@@ -136,6 +139,7 @@ def check_output(path: Path, inputs: Iterable[Path] = ()) -> None:
 
 def check_output_folder(path: Path) -> None:
     """OutputError now, before any work, unless `path` is a folder or can be made one."""
+    _no_nul(path, OutputError)
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
@@ -163,6 +167,12 @@ def _check_writable_target(target: Path, path: Path) -> None:
         raise OutputError(f"{path}: is a folder; give a file name")
     if not stat.S_ISREG(mode):
         raise OutputError(f"{path}: is {_kind(mode)}; printgen writes only regular files")
+
+
+def _no_nul(path: Path, error: type[PrintgenError]) -> None:
+    # A NUL cannot come from a shell's command line, but can from a caller; the OS refuses it.
+    if "\x00" in str(path):
+        raise error(f"{quote(str(path))}: a file name cannot hold a NUL character")
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -470,3 +470,13 @@ def test_json_prints_even_for_a_single_bad_file(runner: CliRunner, tmp_path: Pat
     assert result.exit_code == 1
     assert json.loads(result.stdout)["file"] == str(bad)
     assert "malformed TOML" in json.loads(result.stdout)["error"]
+
+
+def test_a_nul_in_a_path_is_refused_by_the_file_layer(tmp_path: Path) -> None:
+    from printgen.errors import InputError, OutputError
+    from printgen.files import read_input, write_atomic
+
+    with pytest.raises(OutputError, match="cannot hold a NUL"):
+        write_atomic(tmp_path / "a\x00b.pdf", b"x")
+    with pytest.raises(InputError, match="cannot hold a NUL"):
+        read_input(tmp_path / "a\x00b.toml")

@@ -306,7 +306,7 @@ def test_unknown_arena_and_player() -> None:
     message = problem(data)
     assert "unknown arena 'Space'" in message
     assert "arena Land: unknown player 'Bem'" in message
-    assert message.startswith("2 problems")
+    assert message.startswith("bad.toml: 2 problems")
 
 
 def test_missing_arena_and_side() -> None:

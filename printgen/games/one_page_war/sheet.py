@@ -811,11 +811,13 @@ def parse_sheet(data: Mapping[str, Any], source: str = "") -> Sheet | TeamGame:
         error = (
             InvalidSheet if any(p.kind is ProblemKind.MALFORMED for p in problems) else IllegalSheet
         )
-        raise error(_listing(problems))
+        raise error(_listing(problems, source))
     return parsed
 
 
-def _listing(problems: Sequence[Problem]) -> str:
+def _listing(problems: Sequence[Problem], source: str) -> str:
     if len(problems) == 1:
         return problems[0].message
-    return f"{len(problems)} problems:\n" + "\n".join(f"  - {p.message}" for p in problems)
+    # The first line names the file, so it stands alone as the error's summary.
+    head = f"{source}: {len(problems)} problems:" if source else f"{len(problems)} problems:"
+    return head + "\n" + "\n".join(f"  - {p.message}" for p in problems)
