@@ -38,9 +38,14 @@ def echo(text: str = "", *, err: bool = False, nl: bool = True) -> None:
 
 
 def echo_json(data: Any, *, err: bool = False) -> None:
-    """`data` as indented JSON; unsafe characters (only ever inside strings) as \\u escapes."""
-    text = json.dumps(data, indent=2, ensure_ascii=False)
-    click.echo(_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text), err=err)
+    """`data` as indented JSON."""
+    echo_data(json.dumps(data, indent=2, ensure_ascii=False), err=err)
+
+
+def echo_data(text: str, *, err: bool = False, nl: bool = True) -> None:
+    """JSON or TOML text, with each unsafe character (only ever inside a string or a comment) as
+    a \\uXXXX escape, which both formats read back as that same character."""
+    click.echo(_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text), err=err, nl=nl)
 
 
 def fail(message: str, code: int = EXIT_ERROR) -> NoReturn:

@@ -480,3 +480,26 @@ def test_a_nul_in_a_path_is_refused_by_the_file_layer(tmp_path: Path) -> None:
         write_atomic(tmp_path / "a\x00b.pdf", b"x")
     with pytest.raises(InputError, match="cannot hold a NUL"):
         read_input(tmp_path / "a\x00b.toml")
+
+
+def test_check_capture_prints_a_position_that_reads_back_whatever_the_names(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    odd = 'Re"d\\\u0085\u202e\x1b[31mX'
+    position = {
+        "game": "one",
+        "players": {
+            odd: {"stones": [[2, 3]], "captured": 0},
+            "Blue": {"stones": [[3, 3]], "captured": 0},
+        },
+    }
+    path = write(tmp_path, "p.json", json.dumps(position))
+    result = runner.invoke(
+        cli, ["one", "check-capture", str(path), "--from", "2,3", "--path", "4,3"]
+    )
+    assert result.exit_code == 0, result.output
+    for raw in ("\x1b", "\u0085", "\u202e"):
+        assert raw not in result.stdout
+    printed = result.stdout.split("# the new position\n", 1)[1]
+    after = tomllib.loads(printed)
+    assert after["players"][odd] == {"stones": [[4, 3]], "captured": 1}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from printgen.console import EXIT_ERROR, echo, echo_json, fail
+from printgen.console import EXIT_ERROR, echo, echo_data, echo_json, fail
 from printgen.errors import PrintgenError
 from printgen.games.one.engine import IllegalMove, Point, verify_capture
 from printgen.games.one.layout import load_layout
@@ -93,5 +93,4 @@ def check_capture(
     echo(f"{capture.player} has now captured {capture.after.captured[capture.player]}")
     echo()
     echo("# the new position")
-    # Printed as is: TOML escapes control characters itself, and the text must parse back.
-    click.echo(capture.after.to_toml(), nl=False)
+    echo_data(capture.after.to_toml(), nl=False)
