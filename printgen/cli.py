@@ -31,7 +31,6 @@ from printgen.materials import (
 )
 from printgen.paths import OUTPUT_DIR
 from printgen.render.units import Paper
-from printgen.scoring import load_document, read_photo, score_document
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png"})
 SHEET_SUFFIXES = frozenset({".toml", ".json"})
@@ -378,6 +377,9 @@ def _check_annotate(annotate: Path, files: list[Path]) -> None:
 
 
 def _score_file(path: Path, partial: bool, annotate: Path | None) -> ScoreReport:
+    # Imported here: `printgen --help` and `printgen build` need no parser of sheets.
+    from printgen.scoring import load_document, read_photo, score_document
+
     if path != STDIN and path.suffix.lower() in IMAGE_SUFFIXES:
         check_regular_file(path)
         return read_photo(path, PhotoOptions(annotate=annotate, partial=partial))

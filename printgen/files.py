@@ -13,7 +13,6 @@ import errno
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -101,6 +100,8 @@ def write_atomic(path: Path, data: bytes) -> None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise OutputError(f"{path}: cannot create its folder {folder} ({_cause(error)})") from None
+    import tempfile  # here: the command line's start-up needs none of what it imports
+
     try:
         # A short prefix: the temporary name must not be the one that is too long.
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name[:32]}.", suffix=".tmp", dir=folder)
@@ -140,33 +141,34 @@ def check_output(path: Path, inputs: Iterable[Path] = ()) -> None:
 def check_output_folder(path: Path) -> None:
     """OutputError now, before any work, unless `path` is a folder or can be made one."""
     _no_nul(path, OutputError)
-    try:
-        mode = path.stat().st_mode
-    except FileNotFoundError:
-        return
-    except OSError as error:
-        if error.errno == errno.ENOTDIR:
-            raise OutputError(f"{path}: a file stands where one of its folders should be") from None
-        raise OutputError(f"{path}: cannot write there ({_cause(error)})") from None
-    if not stat.S_ISDIR(mode):
+    mode = _output_mode(path, path)
+    if mode is not None and not stat.S_ISDIR(mode):
         raise OutputError(f"{path}: is not a folder")
 
 
 def _check_writable_target(target: Path, path: Path) -> None:
-    try:
-        mode = target.stat().st_mode
-    except FileNotFoundError:
+    mode = _output_mode(target, path)
+    if mode is None:
         return
-    except OSError as error:
-        if error.errno == errno.ENOTDIR:
-            raise OutputError(f"{path}: a file stands where one of its folders should be") from None
-        if error.errno == errno.ENAMETOOLONG:
-            raise OutputError(f"{path}: cannot write it ({_cause(error)})") from None
-        return  # e.g. a folder we may not look into: writing will say why
     if stat.S_ISDIR(mode):
         raise OutputError(f"{path}: is a folder; give a file name")
     if not stat.S_ISREG(mode):
         raise OutputError(f"{path}: is {_kind(mode)}; printgen writes only regular files")
+
+
+def _output_mode(target: Path, path: Path) -> int | None:
+    """The mode of what stands at `target` (None: nothing, or nothing we may look at yet; the
+    write itself will then say why it fails). `path` is the name the user gave."""
+    try:
+        return target.stat().st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        if error.errno == errno.ENOTDIR:
+            raise OutputError(f"{path}: a file stands where one of its folders should be") from None
+        if error.errno == errno.ENAMETOOLONG:
+            raise OutputError(f"{path}: cannot write there ({_cause(error)})") from None
+        return None
 
 
 def _no_nul(path: Path, error: type[PrintgenError]) -> None:

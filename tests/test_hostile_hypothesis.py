@@ -5,6 +5,7 @@ read back. Each run is bounded (`max_examples`) so `make test` stays quick."""
 from __future__ import annotations
 
 import json
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,9 @@ from printgen.games.one_page_war.reader.report import sheet_mapping, sheet_toml
 from printgen.games.one_page_war.sheet import Sheet, parse_sheet
 from printgen.render.units import Paper
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cli_readers import READERS  # noqa: E402
+
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 RUNNER = CliRunner()
 SETTINGS = settings(
@@ -30,22 +34,6 @@ SETTINGS = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-
-READERS = {
-    "score": lambda p: ["score", str(p)],
-    "package-war play": lambda p: ["package-war", "play", str(p)],
-    "one check-capture": lambda p: [
-        "one",
-        "check-capture",
-        str(p),
-        "--from",
-        "1,1",
-        "--path",
-        "1,3",
-    ],
-    "ai-turn": lambda p: ["one-page-war", "ai-turn", str(p), "--die", "3", "--human-arena", "Land"],
-    "war play --deck": lambda p: ["war", "play", "--deck", str(p)],
-}
 
 
 def assert_handled(result: Result, path: Path | None = None) -> None:

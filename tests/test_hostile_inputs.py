@@ -10,8 +10,8 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import tomllib
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,27 +20,13 @@ from click.testing import CliRunner, Result
 from printgen.cli import cli
 from printgen.files import MAX_INPUT_BYTES
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cli_readers import READERS  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 DUEL = EXAMPLES / "one-page-war" / "duel.toml"
 PRINTGEN = str(Path(sys.executable).with_name("printgen"))
-
-# Each command that reads a typed-in file, as the arguments that hand it `path`.
-READERS: dict[str, Callable[[Path], list[str]]] = {
-    "score": lambda p: ["score", str(p)],
-    "package-war play": lambda p: ["package-war", "play", str(p)],
-    "one check-capture": lambda p: [
-        "one",
-        "check-capture",
-        str(p),
-        "--from",
-        "1,1",
-        "--path",
-        "1,3",
-    ],
-    "ai-turn": lambda p: ["one-page-war", "ai-turn", str(p), "--die", "3", "--human-arena", "Land"],
-    "war play --deck": lambda p: ["war", "play", "--deck", str(p)],
-}
 
 
 def one_line_error(result: Result, *names: object) -> str:
@@ -284,7 +270,7 @@ def test_a_full_disk_or_read_only_place_is_one_line_and_leaves_nothing(
     def broken(*args: object, **kwargs: object) -> object:
         raise OSError(code, os.strerror(code))
 
-    target = printgen.files.os if where == "replace" else printgen.files.tempfile
+    target = printgen.files.os if where == "replace" else tempfile
     monkeypatch.setattr(target, where, broken)
     line = one_line_error(runner.invoke(cli, ["build", "war-card", "--out", str(tmp_path)]))
     assert os.strerror(code) in line and str(tmp_path) in line
@@ -376,14 +362,13 @@ def test_ai_turn_write_goes_through_a_link_and_keeps_comments(
 def test_ai_turn_write_into_a_read_only_place_is_one_line(
     runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import printgen.files
 
     sheet = write(tmp_path, "solo.toml", SOLO_MID_GAME)
 
     def read_only(*args: object, **kwargs: object) -> object:
         raise OSError(errno.EROFS, os.strerror(errno.EROFS))
 
-    monkeypatch.setattr(printgen.files.tempfile, "mkstemp", read_only)
+    monkeypatch.setattr(tempfile, "mkstemp", read_only)
     args = ["one-page-war", "ai-turn", str(sheet), "--die", "5", "--human-arena", "Land", "--write"]
     line = one_line_error(runner.invoke(cli, args), sheet)
     assert "Read-only file system" in line

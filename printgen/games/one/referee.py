@@ -235,14 +235,5 @@ def capture_report(capture: Capture) -> dict[str, Any]:
             for j in capture.jumps
         ],
         "removed": [{"at": [p.ring, p.spoke], "owner": owner} for p, owner in capture.removed],
-        "position": {
-            "board": {"spokes": after.board.spokes, "rings": after.board.rings},
-            "players": {
-                player: {
-                    "stones": [[p.ring, p.spoke] for p in points],
-                    "captured": after.captured[player],
-                }
-                for player, points in after.stones_by_player().items()
-            },
-        },
+        "position": {k: v for k, v in after.to_mapping().items() if k != "game"},
     }
