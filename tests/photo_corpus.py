@@ -10,8 +10,8 @@ The writers are the held-out ones of training/handwriting.py (seeds and fonts ne
 training) unless `held_out=False`. With `real=` (a part of training/real_digits.py), every digit
 is a real person's handwritten digit instead.
 
-    python tests/photo_corpus.py OUT_DIR [--count N] [--size 4032x3024] [--real measure]
-                                                     # writes photos + truth
+    python tests/photo_corpus.py OUT_DIR [--count N] [--size 4032x3024] [--layout-version 1]
+                                         [--real measure]   # writes photos + truth
 """
 
 from __future__ import annotations
@@ -53,20 +53,19 @@ class Blank:
 
 
 @cache
-def blank_sheet(paper: Paper = Paper.A4, mode: str = "duel") -> Blank:
-    """The printed sheet, rendered from printgen's own PDF at SHEET_PX_PER_MM."""
+def blank_sheet(paper: Paper = Paper.A4, mode: str = "duel", version: int | None = None) -> Blank:
+    """The printed sheet, rendered from printgen's own PDF at SHEET_PX_PER_MM; `version` draws
+    an earlier version of the layout (None: the current one)."""
     from printgen.games.one_page_war.geometry import sheet_id
-    from printgen.games.one_page_war.sheets import MATERIALS
+    from printgen.games.one_page_war.sheets import build_duel, build_solo
     from printgen.materials import BuildOptions
     from printgen.render.readback import render_page
 
-    name = {"duel": "one-page-war", "solo": "one-page-war-solo"}[mode]
-    material = next(m for m in MATERIALS if m.name == name)
-    pdf = material.build(BuildOptions(paper=paper), None)
+    build = {"duel": build_duel, "solo": build_solo}[mode]
+    pdf = build(BuildOptions(paper=paper), None, version=version)
     image = render_page(pdf, 0, dpi=SHEET_PX_PER_MM * 25.4)
-    tag = SheetTag(
-        "standard", load_layout("standard").version, paper, sheet_id(mode, "standard", paper, 1)
-    )
+    layout = load_layout("standard", version)
+    tag = SheetTag("standard", layout.version, paper, sheet_id(mode, "standard", paper, 1))
     return Blank(image, tag)
 
 
@@ -84,14 +83,18 @@ class Filled:
     tag: SheetTag
 
 
-def random_game(rng: np.random.Generator, mode: str, finished: bool = True) -> dict[Key, str]:
+def random_game(
+    rng: np.random.Generator, mode: str, finished: bool = True, version: int | None = None
+) -> dict[Key, str]:
     """A legal finished sheet: dice numbers, power uses ticked on both sides, their effects."""
-    layout = load_layout("standard")
-    geometry = sheet_geometry("standard", Paper.A4)
+    layout = load_layout("standard", version)
+    geometry = sheet_geometry("standard", Paper.A4, version)
     truth: dict[Key, str] = {}
     uses = {a.name: int(rng.integers(0, a.ticks + 1)) for a in layout.arenas}
     armored = sum(uses[a.name] for a in layout.arenas if a.power == "Armored support")
     allies = sum(uses[a.name] for a in layout.arenas if a.power == "Allies")
+    # Each 0 or 7 is one use of Armored support (docs/rulings.md): never more than were used.
+    steps_left = armored
     for a in layout.arenas:
         for side in (Side.FIRST, Side.SECOND):
             ai = mode == "solo" and side is Side.SECOND
@@ -106,7 +109,9 @@ def random_game(rng: np.random.Generator, mode: str, finished: bool = True) -> d
                 else:
                     value = str(rng.integers(1, 7))
                     if armored and rng.random() < 0.08:
-                        value = str(int(rng.choice([0, 7])))
+                        moved = str(int(rng.choice([0, 7])))
+                        if steps_left:
+                            value, steps_left = moved, steps_left - 1
                 if not finished and rng.random() < 0.3:
                     value = "_"
                 truth[key(e)] = value
@@ -144,7 +149,7 @@ def fill_sheet(
         else np.array(rng.choice([[0.1, 0.1, 0.12], [0.12, 0.15, 0.5]]))
         for side, w in writers.items()
     }
-    geometry = sheet_geometry(blank.tag.layout, blank.tag.paper)
+    geometry = sheet_geometry(blank.tag.layout, blank.tag.paper, blank.tag.version)
     for e in geometry.elements:
         value = truth.get(key(e))
         if value is None or value in ("_", "empty"):
@@ -361,16 +366,18 @@ def make_photo(
     truth: dict[Key, str] | None = None,
     finished: bool = True,
     edit: Callable[[np.ndarray, SheetGeometry], None] | None = None,
+    version: int | None = None,
     real: real_digits.RealDigits | None = None,
 ) -> CorpusPhoto:
+    """A photo of a filled sheet; `version` photographs an earlier version of the layout."""
     rng = np.random.default_rng([seed, 99])
     mode = mode or str(rng.choice(["duel", "duel", "solo"]))
     paper = paper or (Paper.A4 if rng.random() < 0.6 else Paper.LETTER)
-    blank = blank_sheet(paper, mode)
-    truth = truth if truth is not None else random_game(rng, mode, finished)
+    blank = blank_sheet(paper, mode, version)
+    truth = truth if truth is not None else random_game(rng, mode, finished, version)
     sheet = fill_sheet(blank, truth, seed, held_out, real)
     if edit is not None:
-        edit(sheet, sheet_geometry(blank.tag.layout, blank.tag.paper))
+        edit(sheet, sheet_geometry(blank.tag.layout, blank.tag.paper, blank.tag.version))
     shot = shot or random_shot(rng, size)
     photo = photograph(sheet, shot)
     save_photo(photo, out, shot)
@@ -416,6 +423,11 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=1000)
     parser.add_argument("--size", default="4032x3024")
     parser.add_argument(
+        "--layout-version",
+        type=int,
+        help="photograph this version of the layout (default: current)",
+    )
+    parser.add_argument(
         "--real",
         choices=sorted(real_digits.PARTS),
         help="write the digits with this part of the real handwritten digits",
@@ -425,7 +437,13 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     real = real_digits.part(args.real) if args.real else None
     for seed in range(args.first_seed, args.first_seed + args.count):
-        photo = make_photo(args.out / f"sheet-{seed}.jpg", seed, (width, height), real=real)
+        photo = make_photo(
+            args.out / f"sheet-{seed}.jpg",
+            seed,
+            (width, height),
+            version=args.layout_version,
+            real=real,
+        )
         truth = {"/".join(str(p) for p in k): v for k, v in photo.truth.items()}
         (args.out / f"sheet-{seed}.json").write_text(json.dumps(truth, indent=1))
         print(photo.path, photo.mode, photo.tag.paper.value, photo.shot)
