@@ -1,7 +1,8 @@
 """Photo reader benchmark: photos of legally played sheets the recogniser never saw.
 
-    .venv/bin/python bench/bench_reader.py [--set real|drawn|stress] [--count 50]
-                                           [--size 4032x3024] [--keep DIR] [--verbose]
+    .venv/bin/python bench/bench_reader.py [--set real|drawn|stress] [--count 24]
+                                           [--size 4032x3024] [--layout-version 1]
+                                           [--keep DIR] [--verbose]
 
 Sets (each made by tests/photo_corpus.py from its own seeds, none used in training or
 calibration):
@@ -59,7 +60,9 @@ def stress_shot(seed: int, size: tuple[int, int]) -> object:
     )
 
 
-def make_corpus(out: Path, count: int, size: tuple[int, int], which: str) -> None:
+def make_corpus(
+    out: Path, count: int, size: tuple[int, int], which: str, version: int | None
+) -> None:
     import photo_corpus
 
     from training import real_digits
@@ -71,7 +74,14 @@ def make_corpus(out: Path, count: int, size: tuple[int, int], which: str) -> Non
         if path.exists() and path.with_suffix(".json").exists():
             continue
         shot = stress_shot(seed, size) if which == "stress" else None
-        photo = photo_corpus.make_photo(path, seed, size, shot=shot, real=real)  # type: ignore[arg-type]
+        photo = photo_corpus.make_photo(
+            path,
+            seed,
+            size,
+            shot=shot,  # type: ignore[arg-type]
+            version=version,
+            real=real,
+        )
         truth = {"/".join(str(p) for p in k): v for k, v in photo.truth.items()}
         path.with_suffix(".json").write_text(json.dumps(truth))
 
@@ -88,8 +98,10 @@ def _outcome(right: bool, unsure: bool) -> str:
 def read_corpus(folder: Path) -> None:
     """Runs in its own process, so its peak memory is the reader's alone."""
     from photo_corpus import key
+    from timing import median_seconds
 
-    from printgen.games.one_page_war.reader import read_photo
+    from printgen.games.one_page_war.reader import read, read_photo
+    from printgen.games.one_page_war.reader.cells import Ink, read_sheet
     from printgen.materials import PhotoOptions
 
     results = []
@@ -102,6 +114,10 @@ def read_corpus(folder: Path) -> None:
             results.append({"photo": path.name, "error": str(error)})
             continue
         seconds = time.perf_counter() - start
+        # The recogniser's share: every cell of the sheet cropped, its ink found and recognised.
+        again = read(path)
+        ink, geometry = Ink.of(again.rectified), again.located.geometry
+        cells_seconds = median_seconds(lambda i=ink, g=geometry: read_sheet(i, g), runs=3)
         digit_squares = dict.fromkeys(OUTCOMES, 0)
         cells = dict.fromkeys(OUTCOMES, 0)
         misses = []
@@ -117,6 +133,7 @@ def read_corpus(folder: Path) -> None:
             {
                 "photo": path.name,
                 "seconds": seconds,
+                "cells_seconds": cells_seconds,
                 "squares": digit_squares,
                 "cells": cells,
                 "final": not any(r.unsure for r in report.reading.all),
@@ -148,15 +165,23 @@ def _line(name: str, counts: dict[str, int]) -> str:
     )
 
 
-def run(which: str, count: int, size: tuple[int, int], keep: Path | None, verbose: bool) -> int:
+def run(
+    which: str,
+    count: int,
+    size: tuple[int, int],
+    version: int | None,
+    keep: Path | None,
+    verbose: bool,
+) -> int:
     width, height = size
     with tempfile.TemporaryDirectory() as tmp:
         folder = keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
         start = time.perf_counter()
-        make_corpus(folder, count, size, which)
+        make_corpus(folder, count, size, which, version)
         print(
-            f"set {which}: {count} photos {width}x{height} in {folder} "
+            f"set {which}: {count} photos {width}x{height}, layout version "
+            f"{version or 'current'}, in {folder} "
             f"({time.perf_counter() - start:.0f} s to make)"
         )
         out = subprocess.run(
@@ -180,6 +205,11 @@ def run(which: str, count: int, size: tuple[int, int], keep: Path | None, verbos
         print(f"sheets final (no unsure cell): {final}/{len(results)} = {final / len(results):.0%}")
         times = [r["seconds"] for r in results]
         print(f"time per photo: median {statistics.median(times):.3f} s, worst {max(times):.3f} s")
+        cell_ms = [1000 * r["cells_seconds"] for r in results]
+        print(
+            f"reading every cell of a sheet (crop, ink, recognise): median "
+            f"{statistics.median(cell_ms):.1f} ms, worst {max(cell_ms):.1f} ms"
+        )
     print(f"peak memory of the reading process: {data['peak_mb']:.0f} MB")
     if verbose:
         for r in results:
@@ -193,6 +223,7 @@ def main() -> int:
     parser.add_argument("--set", choices=sorted(FIRST_SEED), action="append", dest="sets")
     parser.add_argument("--count", type=int, default=24)
     parser.add_argument("--size", default="4032x3024")
+    parser.add_argument("--layout-version", type=int, help="photograph this layout version")
     parser.add_argument("--keep", type=Path, help="keep the photos in this folder")
     parser.add_argument("--read", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--verbose", action="store_true", help="list every misread cell")
@@ -203,7 +234,7 @@ def main() -> int:
     width, height = (int(v) for v in args.size.split("x"))
     for which in args.sets or ["real", "drawn"]:
         keep = args.keep / which if args.keep else None
-        run(which, args.count, (width, height), keep, args.verbose)
+        run(which, args.count, (width, height), args.layout_version, keep, args.verbose)
     return 0
 
 

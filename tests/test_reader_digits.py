@@ -132,7 +132,9 @@ def test_box_line_remnant_along_the_edge_is_not_ink() -> None:
     assert marks.boxes == ()
 
 
-def test_features_do_not_depend_on_pen_darkness_or_stroke_width() -> None:
+def test_features_do_not_depend_on_pen_darkness_or_stroke_width(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     sample = real_digits.test_sample()
     i = int(sample.of(4)[0])
     box = (8.0, 8.0, 62.0, 62.0)
@@ -144,12 +146,14 @@ def test_features_do_not_depend_on_pen_darkness_or_stroke_width() -> None:
         assert f is not None
         return f
 
-    dark = image(real_digits.Pen(0.05, 0.95, False))
-    light = image(real_digits.Pen(0.05, 0.5, False))
+    dark = image(real_digits.Pen(0.03, 0.95, False))
+    light = image(real_digits.Pen(0.03, 0.5, False))
     bold = image(real_digits.Pen(0.14, 0.95, False))
     assert np.abs(dark - light).mean() < 0.05
-    # A fine pen is thickened to the common weight: close to a bold one, nowhere near a blank.
-    assert np.abs(dark - bold).mean() < 0.5 * np.abs(bold).mean()
+    # A fine pen is thickened towards the common weight: closer to a bold pen than it would be.
+    monkeypatch.setattr(digits, "MIN_STROKE", 0.0)
+    fine = image(real_digits.Pen(0.03, 0.95, False))
+    assert np.abs(dark - bold).mean() < 0.7 * np.abs(fine - bold).mean()
 
 
 def test_clear_marks_of_held_out_writers_are_read() -> None:
@@ -171,7 +175,8 @@ def test_clear_marks_of_held_out_writers_are_read() -> None:
     guess = p.argmax(axis=1)
     right = guess == np.array(truth)
     assert right.mean() > 0.9
-    sure = (p.max(axis=1) >= model.threshold) & (guess != digits.CLASSES.index(digits.OTHER))
+    limit = np.array([model.threshold_for(digits.CLASSES[g]) for g in guess])
+    sure = (p.max(axis=1) >= limit) & (guess != digits.CLASSES.index(digits.OTHER))
     assert sure.mean() > 0.8
     assert (right | ~sure).all()
 
@@ -194,7 +199,12 @@ def test_clean_real_digits_come_back_sure_and_right() -> None:
     p = digits.classify(rows)
     guess = p.argmax(axis=1)
     right = guess == sample.labels
-    sure = p.max(axis=1) >= model.threshold
+    shown = [digits.CLASSES[g] for g in guess]
+    # "other" is never accepted: the reader always shows it as unsure.
+    limit = np.array([model.threshold_for(v) for v in shown])
+    sure = (p.max(axis=1) >= limit) & (guess != digits.CLASSES.index(digits.OTHER))
+    for k in np.flatnonzero(~right & sure):
+        print(f"digit {sample.labels[k]} read as {shown[k]} at {p[k].max():.4f}")
     assert right.mean() >= 0.96
     assert sure.mean() >= 0.85
     assert (right | ~sure).all()

@@ -46,7 +46,9 @@ from printgen.games.one_page_war.reader import digits
 from training import handwriting as hw
 from training import real_digits, views
 
-LETTERS = "ACEFHKMNPRUVWXYadefhkmnprtuvwxy?#+=&%@"
+# Letters and signs for "another mark", leaving out those a hand makes like a digit (a ? like a
+# 2 or 7, a b like a 6, a g like a 9...): the recogniser needs not tell those apart.
+LETTERS = "AEFHKMNPRUVWXYkmnprwx#+=&%@"
 
 # Views of each class, as shares of --views (digits 1.0 each).
 SHARES = {"*": 0.8, "S": 0.6, digits.OTHER: 1.5, digits.EMPTY: 0.3}
@@ -128,16 +130,19 @@ def _both(first: views.Pen, second: views.Pen, split: float = 0.5) -> views.Pen:
 
 
 def _struck(mark: views.Pen) -> views.Pen:
-    """A mark crossed out with one or two strokes."""
+    """A mark crossed out: one or two strokes right across the box, corner to corner or nearly,
+    never a short bar that a 7 or a 4 might have."""
 
     def write(size: tuple[int, int], box: views.Inner, r: np.random.Generator) -> np.ndarray:
         ink = mark(size, box, r)
         x0, y0, x1, y1 = box
         level = float(np.percentile(ink, 99.5))
         thick = max(1, int(round((y1 - y0) * r.uniform(0.04, 0.1))))
-        for _ in range(int(r.integers(1, 3))):
-            a = (int(x0 + r.uniform(-0.05, 0.15) * (x1 - x0)), int(r.uniform(y0, y1)))
-            b = (int(x1 - r.uniform(-0.05, 0.15) * (x1 - x0)), int(r.uniform(y0, y1)))
+        for k in range(int(r.integers(1, 3))):
+            top, bottom = y0 + r.uniform(0, 0.25) * (y1 - y0), y1 - r.uniform(0, 0.25) * (y1 - y0)
+            ends = (top, bottom) if k == 0 else (bottom, top)
+            a = (int(x0 - r.uniform(0, 0.05) * (x1 - x0)), int(ends[0]))
+            b = (int(x1 + r.uniform(0, 0.05) * (x1 - x0)), int(ends[1]))
             cv2.line(ink, a, b, level, thick, cv2.LINE_AA)
         return ink
 
@@ -163,9 +168,9 @@ def mark_for(label: str, src: Sources, rng: np.random.Generator) -> tuple[str, v
     r = rng.random()
     if label in hw.DIGITS:
         digit = int(label)
-        if src.real is not None and r < 0.6:
+        if src.real is not None and r < 0.75:
             return "square", _real(src, digit, rng)
-        if src.sk is not None and r > 0.93:
+        if src.sk is not None and r > 0.95:
             return "square", _sklearn(src, digit, w, rng)
         return "square", _drawn(label, w)
     if label == "*":
@@ -240,6 +245,7 @@ class SheetPhoto:
     rectified: np.ndarray
     geometry: Any  # SheetGeometry
     layout: str
+    version: int
     mode: str
     truth: dict[str, str]  # keyed "kind/arena/side/index"
 
@@ -285,6 +291,7 @@ def read_photo_file(path: Path, truth: dict[str, str]) -> SheetPhoto | None:
         rectified,
         located.geometry,
         located.tag.layout,
+        located.tag.version,
         located.tag.mode,
         truth,
     )
@@ -300,8 +307,8 @@ def _corpus() -> Any:
 SIZES = ((1600, 1200), (2016, 1512), (4032, 3024))
 
 
-def _one_photo(task: tuple[int, bool, str | None, int]) -> SheetPhoto | None:
-    seed, held_out, part, size_index = task
+def _one_photo(task: tuple[int, bool, str | None, int, int]) -> SheetPhoto | None:
+    seed, held_out, part, size_index, version = task
     photo_corpus = _corpus()
     rng = np.random.default_rng([seed, 5])
     real = real_digits.part(part) if part else None
@@ -313,6 +320,7 @@ def _one_photo(task: tuple[int, bool, str | None, int]) -> SheetPhoto | None:
             SIZES[size_index],
             held_out=held_out,
             finished=bool(rng.random() < 0.75),
+            version=version,
             real=real,
         )
         truth = {"/".join(str(p) for p in k): v for k, v in photo.truth.items()}
@@ -322,9 +330,15 @@ def _one_photo(task: tuple[int, bool, str | None, int]) -> SheetPhoto | None:
 def sheet_photos(
     seeds: range, held_out: bool, part: str | None, workers: int, sizes: tuple[int, ...] = (0, 1)
 ) -> list[SheetPhoto]:
-    """Synthetic photos of filled sheets, one a seed, read up to their ink. With `part`, the
-    digits are that part's real handwriting."""
-    tasks = [(s, held_out, part, sizes[i % len(sizes)]) for i, s in enumerate(seeds)]
+    """Synthetic photos of filled sheets, one a seed, every version of the layout in turn, read
+    up to their ink. With `part`, the digits are that part's real handwriting."""
+    from printgen.games.one_page_war.layout import layout_versions
+
+    versions = layout_versions("standard")
+    tasks = [
+        (s, held_out, part, sizes[i % len(sizes)], versions[(i // len(sizes)) % len(versions)])
+        for i, s in enumerate(seeds)
+    ]
     with ProcessPoolExecutor(workers) as pool:
         return [p for p in pool.map(_one_photo, tasks) if p is not None]
 
@@ -432,9 +446,13 @@ def export(net: Any) -> digits.Net:
     return digits.Net(tuple(convs), tuple(dense_w), tuple(dense_b))
 
 
+ELASTIC = 0.3  # of the image's half-width: at most about 2 pixels of 28
+
+
 def _augment(x: Any, gen: Any) -> Any:
-    """Small changes a crop can show from one photo to the next: a pixel's shift, a few percent
-    of scale, turn and shear, strokes a little bolder or finer."""
+    """Small changes a crop can show from one photo to the next, and one hand from the next: a
+    pixel's shift, a few percent of scale, turn and shear, a smooth bend, strokes a little
+    bolder or finer."""
     import torch
     import torch.nn.functional as F
 
@@ -450,7 +468,10 @@ def _augment(x: Any, gen: Any) -> Any:
     theta[:, 1, 1] = s * torch.cos(a)
     theta[:, :, 2] = t
     grid = F.affine_grid(theta, list(x.shape), align_corners=False)
-    x = F.grid_sample(x, grid, align_corners=False)
+    # An elastic bend: a smooth random displacement, up to about two pixels.
+    coarse = (torch.rand(n, 2, 4, 4, generator=gen) - 0.5) * ELASTIC
+    bend = F.interpolate(coarse, size=x.shape[-2:], mode="bicubic", align_corners=False)
+    x = F.grid_sample(x, grid + bend.permute(0, 2, 3, 1), align_corners=False)
     pick = torch.rand(n, generator=gen)
     bolder = F.max_pool2d(x, 3, 1, 1)
     finer = -F.max_pool2d(-x, 3, 1, 1)
@@ -512,80 +533,135 @@ def train_net(x: np.ndarray, y: np.ndarray, seed: int, epochs: int) -> digits.Ne
 
 # --- calibration -----------------------------------------------------------------------------
 
-MIN_THRESHOLD = 0.9
+# No class's threshold is below this: where the calibration photos hold no wrong reading of a
+# class, a hand never seen may still bring one.
+MIN_THRESHOLD = 0.97
 MIN_CALIBRATION_SQUARES = 1000
 TEMPERATURES = (0.7, 0.85, 1.0, 1.25, 1.5, 2.0)
 
 
+class Remembering:
+    """A model that remembers each input's per-network logits, so that trying one temperature
+    after another runs the networks once."""
+
+    def __init__(self, model: digits.Model) -> None:
+        self.model = model
+        self.temperature = model.temperature
+        self.threshold = 0.0
+        self.thresholds: tuple[float, ...] = ()
+        self._logits: dict[bytes, np.ndarray] = {}
+
+    def threshold_for(self, value: str) -> float:
+        return 0.0
+
+    def probabilities(self, rows: np.ndarray) -> np.ndarray:
+        rows = np.asarray(rows, np.float32).reshape(len(rows), -1)
+        keys = [r.tobytes() for r in rows]
+        todo = [i for i, k in enumerate(keys) if k not in self._logits]
+        if todo:
+            images = rows[todo].reshape(-1, digits.SIDE, digits.SIDE)
+            found = np.stack([net.logits(images) for net in self.model.nets], axis=1)
+            for i, z in zip(todo, found, strict=True):
+                self._logits[keys[i]] = z.astype(np.float64)
+        z = np.stack([self._logits[k] for k in keys]) / self.temperature  # (n, nets, classes)
+        z -= z.max(axis=2, keepdims=True)
+        e = np.exp(z)
+        return (e / e.sum(axis=2, keepdims=True)).mean(axis=1)
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """One written cell read with a candidate model at threshold 0: what it shows, how sure,
-    and whether something other than the threshold (the rules, "no digit", glare) flags it."""
+    """One cell read with a candidate model and no threshold: the value it shows, how sure,
+    whether it is right, and whether something other than the threshold (the rules' cross-check,
+    "no digit", glare) flags it anyway."""
 
     kind: str
-    right: bool
-    confidence: float
-    flagged: bool
     truth: str
     value: str
+    confidence: float
+    right: bool
+    flagged: bool
 
 
-def outcomes(model: digits.Model, photos: list[SheetPhoto]) -> list[Outcome]:
+def outcomes(model: Any, photos: list[SheetPhoto]) -> list[Outcome]:
     from printgen.games.one_page_war.layout import load_layout
     from printgen.games.one_page_war.reader.cells import read_sheet
     from printgen.games.one_page_war.reader.crosscheck import cross_check
     from printgen.games.one_page_war.sheet import Mode
 
-    trial = model.with_calibration(model.temperature, 0.0)
     out = []
     for photo in photos:
-        sheet = read_sheet(photo.ink, photo.geometry, photo.rectified, using=trial)
+        sheet = read_sheet(photo.ink, photo.geometry, photo.rectified, using=model)
         mode = Mode.SOLO if photo.mode == "solo" else Mode.DUEL
-        checked = cross_check(sheet, load_layout(photo.layout), mode)
+        checked = cross_check(sheet, load_layout(photo.layout, photo.version), mode)
         for kind, readings in (("square", checked.squares), ("allies", checked.allies)):
             for r in readings:
                 truth = photo.truth[_name(r.element)]
-                out.append(Outcome(kind, r.value == truth, r.confidence, r.unsure, truth, r.value))
+                out.append(Outcome(kind, truth, r.value, r.confidence, r.value == truth, r.unsure))
     return out
+
+
+def _class_of(value: str) -> int:
+    name = digits.EMPTY if value in ("_", digits.EMPTY) else value
+    return digits.CLASSES.index(name) if name in digits.CLASSES else digits.CLASSES.index("other")
 
 
 @dataclass(frozen=True)
 class Calibration:
     temperature: float
-    threshold: float
-    squares: int
-    right: float  # share of written squares whose reading is right
-    accepted: float  # share of written squares accepted (sure) and right
-    wrong_accepted: int
+    threshold: float  # the floor
+    thresholds: tuple[float, ...]  # per class, CLASSES order
+    squares: int  # written squares in the calibration photos
+    right: float  # share of them whose reading is right
+    accepted: float  # share of them accepted (sure) and right
+    wrong_accepted: int  # cells accepted wrong: 0 by construction
 
 
-def _calibrate_at(model: digits.Model, photos: list[SheetPhoto]) -> Calibration:
-    found = outcomes(model, photos)
-    written = [o for o in found if o.kind == "square" and o.truth != "_"]
-    # The lowest threshold above which no cell the rules let through was read wrong.
-    wrong = [o.confidence for o in found if not o.right and not o.flagged]
-    threshold = max(MIN_THRESHOLD, min(0.99999, max(wrong) + 1e-6) if wrong else 0.0)
-    accepted = sum(1 for o in written if o.right and not o.flagged and o.confidence >= threshold)
-    return Calibration(
-        model.temperature,
-        threshold,
-        len(written),
-        sum(o.right for o in written) / max(1, len(written)),
-        accepted / max(1, len(written)),
-        sum(1 for o in found if not o.right and not o.flagged and o.confidence >= threshold),
-    )
+def thresholds_for(found: list[Outcome], floor: float) -> tuple[float, ...]:
+    """For each class, the lowest threshold above which no reading showing it that the rules
+    let through was wrong; never below the floor. Two-digit readings count for every class."""
+    out = [floor] * len(digits.CLASSES)
+    for o in found:
+        if o.right or o.flagged:
+            continue
+        shown = _class_of(o.value)
+        for c in range(len(out)) if shown == digits.CLASSES.index("other") else [shown]:
+            out[c] = max(out[c], min(0.99999, o.confidence + 1e-6))
+    return tuple(out)
 
 
-def calibrate(model: digits.Model, photos: list[SheetPhoto]) -> Calibration:
-    """The temperature, and the lowest threshold above which no held-out cell that the rules
-    let through was read wrong (never below MIN_THRESHOLD). Of the temperatures, the one that
-    accepts the most written squares."""
+def calibrate(model: digits.Model, photos: list[SheetPhoto], floor: float) -> Calibration:
+    """The temperature and the per-class thresholds (thresholds_for) that accept the most
+    written squares of the calibration photos, read exactly as the reader reads them."""
+    remembering = Remembering(model)
     best: Calibration | None = None
     for temperature in TEMPERATURES:
-        c = _calibrate_at(model.with_calibration(temperature, 0.0), photos)
+        remembering.temperature = temperature
+        found = outcomes(remembering, photos)
+        thresholds = thresholds_for(found, floor)
+        trial = model.with_calibration(temperature, floor, thresholds)
+
+        def sure(o: Outcome, trial: digits.Model = trial) -> bool:
+            return not o.flagged and o.confidence >= trial.threshold_for(o.value)
+
+        written = [o for o in found if o.kind == "square" and o.truth != "_"]
+        c = Calibration(
+            temperature,
+            floor,
+            thresholds,
+            len(written),
+            sum(o.right for o in written) / max(1, len(written)),
+            sum(o.right and sure(o) for o in written) / max(1, len(written)),
+            sum(1 for o in found if not o.right and sure(o)),
+        )
+        shown = ", ".join(
+            f"{name} {t:.4f}"
+            for name, t in zip(digits.CLASSES, thresholds, strict=True)
+            if t > floor
+        )
         print(
             f"  temperature {temperature}: {c.squares} written squares, right {c.right:.4f}, "
-            f"threshold {c.threshold:.5f} accepts {c.accepted:.4f}"
+            f"accepted and right {c.accepted:.4f} (thresholds above the floor: {shown or 'none'})"
         )
         if best is None or c.accepted > best.accepted:
             best = c
@@ -613,11 +689,11 @@ def calibration_photos(args: argparse.Namespace) -> list[SheetPhoto]:
 
 
 def write_model(args: argparse.Namespace, model: digits.Model, c: Calibration) -> None:
-    digits.save_model(args.out, model.with_calibration(c.temperature, c.threshold))
+    digits.save_model(args.out, model.with_calibration(c.temperature, c.threshold, c.thresholds))
     print(
         f"calibration ({c.squares} written squares, held-out digits and writers): right "
-        f"{c.right:.4f}, temperature {c.temperature}, threshold {c.threshold:.5f}, accepted and "
-        f"right {c.accepted:.4f}, wrong above it {c.wrong_accepted}"
+        f"{c.right:.4f}, temperature {c.temperature}, floor {c.threshold}, accepted and right "
+        f"{c.accepted:.4f}, wrong accepted {c.wrong_accepted}"
     )
     print(f"wrote {args.out} ({args.out.stat().st_size / 1024:.0f} KiB)")
 
@@ -625,12 +701,15 @@ def write_model(args: argparse.Namespace, model: digits.Model, c: Calibration) -
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--views", type=int, default=4500, help="simulated squares per digit")
-    parser.add_argument("--photos", type=int, default=100, help="whole training photos")
-    parser.add_argument("--calibration-photos", type=int, default=60)
-    parser.add_argument("--nets", type=int, default=3, help="networks in the ensemble")
+    parser.add_argument("--views", type=int, default=3500, help="simulated squares per digit")
+    parser.add_argument("--photos", type=int, default=80, help="whole training photos")
+    parser.add_argument("--calibration-photos", type=int, default=50)
+    parser.add_argument("--nets", type=int, default=2, help="networks in the ensemble")
     parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument(
+        "--floor", type=float, default=MIN_THRESHOLD, help="no class's threshold below this"
+    )
     parser.add_argument("--out", type=Path, default=digits.MODEL_PATH, help="where to write it")
     parser.add_argument(
         "--calibrate-only",
@@ -657,7 +736,7 @@ def main() -> None:
                 f"only {squares} calibration squares; at least {MIN_CALIBRATION_SQUARES} are "
                 "needed (about 25 photos) for the threshold to mean something"
             )
-        write_model(args, model, calibrate(model, photos))
+        write_model(args, model, calibrate(model, photos, args.floor))
         return
 
     stamp("simulated squares")
@@ -682,7 +761,7 @@ def main() -> None:
         nets = list(pool.map(_train_task, tasks))
     stamp(f"{args.nets} networks trained")
     model = digits.Model(tuple(nets), temperature=1.0, threshold=MIN_THRESHOLD)
-    write_model(args, model, calibrate(model, calibration))
+    write_model(args, model, calibrate(model, calibration, args.floor))
     stamp("done")
 
 

@@ -35,21 +35,47 @@ class Box:
     inset_mm: float  # where the reader's crop starts inside it
     line_mm: float  # printed line width
     line_ink: float  # its darkness, 0 white .. 1 black
-    dashed: bool
+    radius_mm: float  # of its rounded corners (0: square corners)
+    dash_mm: tuple[float, float] | None  # on, off along the line; None: a solid line
 
 
 def random_box(kind: str, rng: np.random.Generator) -> Box:
-    """A box of either sheet version: thin and grey (version 1: 0.21 mm at 45 %), or dark and
-    thick (from version 2: at least 0.35 mm and 80 %), or anything between."""
+    """A box of either sheet version: thin and grey (version 1: 0.21 mm at 45 %, S spaces 0.18
+    mm at 28 %, dashed), or dark and thick (version 2: 0.4 mm black, S spaces dashed with
+    rounded corners), or anything near them."""
     w, h = SQUARE_MM if kind == "square" else ALLIES_MM
     inset = SQUARE_INSET_MM if kind == "square" else ALLIES_INSET_MM
-    if rng.random() < 0.5:
-        line, level = rng.uniform(0.18, 0.26), rng.uniform(0.35, 0.55)
+    thin = rng.random() < 0.5
+    if thin:
+        line, level = rng.uniform(0.16, 0.26), rng.uniform(0.25, 0.55)
     else:
         line, level = rng.uniform(0.3, 0.55), rng.uniform(0.75, 1.0)
     scale = rng.uniform(0.93, 1.07)  # other layouts, and squares a little off in the photo
-    dashed = kind == "allies" and rng.random() < 0.5
-    return Box(w * scale, h * scale, inset, float(line), float(level), dashed)
+    radius, dash = 0.0, None
+    if kind == "allies":
+        radius = float(rng.uniform(1.5, 3.5))
+        dash = (float(rng.uniform(1.0, 2.0)), float(rng.uniform(0.7, 1.2)))
+    return Box(w * scale, h * scale, inset, float(line), float(level), radius, dash)
+
+
+def _outline(x0: float, y0: float, x1: float, y1: float, r: float) -> np.ndarray:
+    """Points along a rectangle with corners rounded to radius r, about half a pixel apart."""
+    parts = []
+    corners = (
+        (x1 - r, y0 + r, -90),
+        (x1 - r, y1 - r, 0),
+        (x0 + r, y1 - r, 90),
+        (x0 + r, y0 + r, 180),
+    )
+    for cx, cy, start in corners:
+        a = np.deg2rad(np.linspace(start, start + 90, max(2, int(r * 3))))
+        parts.append(np.stack([cx + r * np.cos(a), cy + r * np.sin(a)], axis=1))
+    ring = np.vstack([*parts, parts[0][:1]])
+    out = [ring[0]]
+    for a, b in zip(ring[:-1], ring[1:], strict=True):
+        n = max(1, int(np.hypot(*(b - a)) * 2))
+        out.extend(a + (b - a) * t for t in np.linspace(0, 1, n + 1)[1:])
+    return np.array(out)
 
 
 @dataclass(frozen=True)
@@ -99,13 +125,20 @@ def paper_with_box(
     x1, y1 = w - x0, h - y0
     t = max(1, int(round(box.line_mm * k)))
     outline = np.zeros_like(ink)
-    cv2.rectangle(outline, (x0, y0), (x1, y1), 1.0, t)
-    if box.dashed:  # 2 mm on, 2 mm off, along both axes
-        on_x = (np.arange(w) // int(2 * k)) % 2 == 0
-        on_y = (np.arange(h) // int(2 * k)) % 2 == 0
-        outline *= on_x[None, :] | on_y[:, None]
-        outline[y0 + t : y1 - t, :] *= on_y[y0 + t : y1 - t, None]
-        outline[:, x0 + t : x1 - t] *= on_x[None, x0 + t : x1 - t]
+    points = _outline(x0, y0, x1, y1, box.radius_mm * k)
+    if box.dash_mm is None:
+        runs = [points]
+    else:
+        along = np.concatenate([[0], np.cumsum(np.hypot(*np.diff(points, axis=0).T))])
+        on, off = box.dash_mm[0] * k, box.dash_mm[1] * k
+        drawn = (along % (on + off)) < on
+        cuts = np.flatnonzero(np.diff(drawn.astype(np.int8))) + 1
+        runs = [
+            r for r, d in zip(np.split(points, cuts), np.split(drawn, cuts), strict=True) if d[0]
+        ]
+    for run in runs:
+        pts = np.round(run * 4).astype(np.int32)[None]
+        cv2.polylines(outline, pts, False, 1.0, t, cv2.LINE_AA, shift=2)
     ink = np.maximum(ink, outline * box.line_ink)
     # The neighbouring boxes' lines, 2 mm away, sometimes inside the drawn margin.
     if rng.random() < 0.5:

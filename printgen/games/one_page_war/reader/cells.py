@@ -219,7 +219,7 @@ def allies_candidates(patch: np.ndarray, using: digits.Model | None = None) -> d
     return candidates_of([], [patch], using)[1][0]
 
 
-def square_reading(e: Element, candidates: dict[str, float], threshold: float) -> Reading:
+def square_reading(e: Element, candidates: dict[str, float], model: digits.Model) -> Reading:
     ranked = _ranked(candidates)
     ranked += [("?", 0.0)] * (3 - len(ranked))
     kept = tuple((v, p) for v, p in ranked if p >= 1e-4)
@@ -229,19 +229,19 @@ def square_reading(e: Element, candidates: dict[str, float], threshold: float) -
         # No digit or star: show the likeliest reading, but never as sure.
         (top, p1), (second, p2) = ranked[1], ranked[2]
         return Reading(e, top, p1, second, p2, True, "a mark that is no digit or star", kept)
-    if p1 < threshold:
+    if p1 < model.threshold_for(top):
         return reading.doubt(f"only {p1:.0%} sure")
     return reading
 
 
-def allies_reading(e: Element, candidates: dict[str, float], threshold: float) -> Reading:
+def allies_reading(e: Element, candidates: dict[str, float], model: digits.Model) -> Reading:
     named = {{"_": "empty"}.get(k, k): v for k, v in candidates.items()}
     ranked = _ranked(named) + [("?", 0.0), ("?", 0.0)]
     (top, p1), (second, p2) = ranked[0], ranked[1]
     if top == "?":
         return Reading(e, second, p2, ranked[2][0], ranked[2][1], True, "a mark that is no S")
     reading = Reading(e, top, p1, second, p2, False)
-    return reading.doubt(f"only {p1:.0%} sure") if p1 < threshold else reading
+    return reading.doubt(f"only {p1:.0%} sure") if p1 < model.threshold_for(top) else reading
 
 
 def tick_scores(ink: InkMap, boxes: tuple[Element, ...]) -> list[float]:
@@ -319,21 +319,19 @@ def read_sheet(
 ) -> SheetReading:
     """Every element of the sheet read; with `rectified`, cells under glare made unsure. The
     shipped recogniser and its threshold unless `using` names another model."""
-    threshold = (using or digits.model()).threshold
+    model = using or digits.model()
     square_cells = geometry.select(Kind.SQUARE)
     allies_cells = geometry.select(Kind.ALLIES)
     square_p, allies_p = candidates_of(
         [crop(ink, e, SQUARE_INSET_MM) for e in square_cells],
         [crop(ink, e, ALLIES_INSET_MM) for e in allies_cells],
-        using,
+        model,
     )
     squares = tuple(
-        square_reading(e, c, threshold) for e, c in zip(square_cells, square_p, strict=True)
+        square_reading(e, c, model) for e, c in zip(square_cells, square_p, strict=True)
     )
     ticks = tuple(read_ticks(ink, geometry.select(Kind.TICK)))
-    allies = tuple(
-        allies_reading(e, c, threshold) for e, c in zip(allies_cells, allies_p, strict=True)
-    )
+    allies = tuple(allies_reading(e, c, model) for e, c in zip(allies_cells, allies_p, strict=True))
     sheet = SheetReading(squares, ticks, allies)
     if rectified is None:
         return sheet

@@ -101,10 +101,8 @@ def features(marks: Marks) -> np.ndarray | None:
     width = stroke_width(marks.mask[y0:y1, x0:x1])
     grow = int(round((MIN_STROKE * longer - width) / 2))
     if grow > 0:
-        pad = grow + 1
-        crop = np.pad(crop, pad)
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
-        crop = cv2.dilate(crop, kernel)
+        crop = cv2.dilate(np.pad(crop, grow + 1), kernel).astype(np.float32)
         ch, cw = crop.shape
         longer = max(ch, cw)
     k = GLYPH / longer
@@ -170,11 +168,13 @@ class Net:
 @dataclass(frozen=True)
 class Model:
     """An ensemble of networks trained apart, each one's softmax at a calibrated temperature,
-    averaged; a reading below `threshold` is unsure."""
+    averaged. A reading below its value's calibrated threshold is unsure: each class has its
+    own (`thresholds`, in CLASSES order), none below `threshold`, the floor."""
 
     nets: tuple[Net, ...]
     temperature: float
     threshold: float
+    thresholds: tuple[float, ...] = ()
 
     def probabilities(self, rows: np.ndarray) -> np.ndarray:
         images = np.asarray(rows, np.float32).reshape(-1, SIDE, SIDE)
@@ -186,8 +186,20 @@ class Model:
             total += e / e.sum(axis=1, keepdims=True)
         return total / len(self.nets)
 
-    def with_calibration(self, temperature: float, threshold: float) -> Model:
-        return replace(self, temperature=temperature, threshold=threshold)
+    def threshold_for(self, value: str) -> float:
+        """The confidence a reading showing `value` ("3", "*", "S", "_" or "empty") needs to be
+        sure; a value that is no single class (two digits) needs the strictest of them all."""
+        if not self.thresholds:
+            return self.threshold
+        name = EMPTY if value in ("_", EMPTY) else value
+        if name in CLASSES:
+            return max(self.threshold, self.thresholds[CLASSES.index(name)])
+        return max(self.threshold, *self.thresholds)
+
+    def with_calibration(
+        self, temperature: float, threshold: float, thresholds: tuple[float, ...] = ()
+    ) -> Model:
+        return replace(self, temperature=temperature, threshold=threshold, thresholds=thresholds)
 
 
 # --- the model file ---------------------------------------------------------------------------
@@ -214,6 +226,7 @@ def save_model(path: Path, model: Model) -> None:
         "classes": np.array(CLASSES),
         "temperature": np.array(model.temperature, np.float32),
         "threshold": np.array(model.threshold, np.float32),
+        "thresholds": np.array(model.thresholds or [model.threshold] * len(CLASSES), np.float32),
     }
     for k, net in enumerate(model.nets):
         for i, conv in enumerate(net.convs):
@@ -230,8 +243,9 @@ def save_model(path: Path, model: Model) -> None:
 
 
 def _count(names: list[str], prefix: str) -> int:
+    """How many of prefix0_..., prefix1_..., ... the file holds."""
     n = 0
-    while f"{prefix}{n}_w" in names:
+    while any(name.startswith(f"{prefix}{n}_") for name in names):
         n += 1
     return n
 
@@ -282,7 +296,12 @@ def load_model_file(path: Path) -> Model:
         )
     if not nets:
         raise ModelFileError(f"{path}: the model file holds no network")
-    model = Model(tuple(nets), float(arrays["temperature"]), float(arrays["threshold"]))
+    thresholds = tuple(float(t) for t in arrays.get("thresholds", ()))
+    if thresholds and len(thresholds) != len(CLASSES):
+        raise ModelFileError(
+            f"{path}: {len(thresholds)} class thresholds for {len(CLASSES)} classes"
+        )
+    model = Model(tuple(nets), float(arrays["temperature"]), float(arrays["threshold"]), thresholds)
     try:
         out = model.probabilities(np.zeros((1, FEATURES), np.float32))
     except ValueError as error:  # layers whose shapes do not chain
