@@ -535,7 +535,7 @@ def train_net(x: np.ndarray, y: np.ndarray, seed: int, epochs: int) -> digits.Ne
 
 # No class's threshold is below this: where the calibration photos hold no wrong reading of a
 # class, a hand never seen may still bring one.
-MIN_THRESHOLD = 0.97
+MIN_THRESHOLD = 0.995
 MIN_CALIBRATION_SQUARES = 1000
 TEMPERATURES = (0.5, 0.6, 0.7, 0.85, 1.0, 1.25, 1.5)
 
