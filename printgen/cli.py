@@ -430,7 +430,8 @@ def serve(port: int, lan: bool) -> None:
     from printgen.web.serve import serve as start
 
     try:
-        start(port=port, lan=lan, echo=echo)
+        # click.echo, not the escaping echo: the QR code is drawn with terminal colours.
+        start(port=port, lan=lan, echo=click.echo)
     except PrintgenError as error:
         fail(str(error))
 
