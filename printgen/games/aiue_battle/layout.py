@@ -11,6 +11,7 @@ from typing import Any
 
 from printgen import layouts
 from printgen.errors import LayoutError
+from printgen.render.marks import MarkSegment, crop_mark_segments
 from printgen.render.units import SAFE_MARGIN_MM, PageSize, Paper, Rect
 
 LAYOUT_FOLDER = "aiue-battle"
@@ -79,6 +80,14 @@ class Cards:
     flag_size: float
     flagged: int
     colours: tuple[CardColour, ...]
+    bleed: float  # the colour runs this far past the outer cuts
+    crop_offset: float  # from the cut to the start of its crop mark, clear of the bleed
+    crop_length: float
+
+    @property
+    def mark_zone(self) -> float:
+        """The margin round the block of cards that its crop marks take."""
+        return self.crop_offset + self.crop_length
 
     @property
     def per_colour(self) -> int:
@@ -150,6 +159,8 @@ def _layout(data: Mapping[str, Any]) -> Layout:
             raise ValueError(f"colour {colour.name}: pattern {colour.pattern!r} not in {PATTERNS}")
     if len({c.pattern for c in colours}) != len(colours):
         raise ValueError("two colours share a pattern: each needs its own for colour-blind eyes")
+    if float(cards["crop_offset"]) <= float(cards["bleed"]):
+        raise ValueError("cards.crop_offset: crop marks must start outside the bleed")
     return Layout(
         name=str(data["name"]),
         version=int(data["version"]),
@@ -184,6 +195,9 @@ def _layout(data: Mapping[str, Any]) -> Layout:
             flag_size=float(cards["flag_size"]),
             flagged=int(cards["flagged"]),
             colours=colours,
+            bleed=float(cards["bleed"]),
+            crop_offset=float(cards["crop_offset"]),
+            crop_length=float(cards["crop_length"]),
         ),
         record=Record(
             title_height=float(record["title_height"]),
@@ -346,22 +360,31 @@ class CardSlot:
 @dataclass(frozen=True)
 class CardSheet:
     header: Rect
-    grid: Rect
+    grid: Rect  # the block of cards: what is left once every cut is made (the TrimBox)
+    bleed: Rect  # the grid grown by the bleed: the colour covers all of it (the BleedBox)
     footer: Rect
     slots: tuple[CardSlot, ...]
+    cuts_x: tuple[float, ...]  # every vertical cut, shared between neighbours
+    cuts_y: tuple[float, ...]
+    crop_marks: tuple[MarkSegment, ...]  # solid marks outside the bleed, one at each cut's end
+
+    @property
+    def folds_y(self) -> tuple[float, ...]:
+        return tuple(sorted({slot.fold_y for slot in self.slots}))
 
 
 def card_sheet(layout: Layout, paper: Paper) -> CardSheet:
     spec, page = layout.cards, cards_page(paper)
     strip_h = 2 * spec.half_height
-    grid_h = spec.rows * strip_h
+    grid_w, grid_h = spec.columns * spec.face_width, spec.rows * strip_h
+    zone = spec.mark_zone
     block = _centred(
         page,
-        spec.columns * spec.face_width,
-        spec.header_height + grid_h + spec.footer_height,
-        "a sheet of letter cards",
+        grid_w + 2 * zone,
+        spec.header_height + zone + grid_h + zone + spec.footer_height,
+        "a sheet of letter cards with its crop marks",
     )
-    grid = Rect(block.x, block.y + spec.footer_height, block.width, grid_h)
+    grid = Rect(block.x + zone, block.y + spec.footer_height + zone, grid_w, grid_h)
     slots = []
     for i in range(spec.per_colour):
         row, col = divmod(i, spec.columns)
@@ -376,9 +399,23 @@ def card_sheet(layout: Layout, paper: Paper) -> CardSheet:
                 back=Rect(x, y + spec.half_height, spec.face_width, spec.half_height),
             )
         )
-    header = Rect(block.x, grid.top, block.width, spec.header_height)
-    footer = Rect(block.x, block.y, block.width, spec.footer_height)
-    return CardSheet(header, grid, footer, tuple(slots))
+    cuts_x = tuple(grid.x + c * spec.face_width for c in range(spec.columns + 1))
+    cuts_y = tuple(grid.y + r * strip_h for r in range(spec.rows + 1))
+    b = spec.bleed
+    return CardSheet(
+        header=Rect(block.x, block.top - spec.header_height, block.width, spec.header_height),
+        grid=grid,
+        bleed=Rect(grid.x - b, grid.y - b, grid.width + 2 * b, grid.height + 2 * b),
+        footer=Rect(block.x, block.y, block.width, spec.footer_height),
+        slots=tuple(slots),
+        cuts_x=cuts_x,
+        cuts_y=cuts_y,
+        crop_marks=tuple(
+            crop_mark_segments(
+                grid, cuts_x, cuts_y, offset=spec.crop_offset, length=spec.crop_length
+            )
+        ),
+    )
 
 
 @dataclass(frozen=True)

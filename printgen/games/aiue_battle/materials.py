@@ -19,6 +19,7 @@ from printgen.games.aiue_battle.engine import Alphabet
 from printgen.games.aiue_battle.layout import (
     BoardSide,
     CardColour,
+    CardSheet,
     CardSlot,
     Layout,
     Rect,
@@ -36,13 +37,21 @@ from printgen.materials import BuildOptions, Material, Progress
 from printgen.paths import SEEDS_DIR
 from printgen.render.fonts import BODY, BOLD
 from printgen.render.fonts import KANA as KANA_FACE
-from printgen.render.marks import MARK_GREY, cut_line, fold_line, scale_bar
-from printgen.render.pdf import PdfMeta, new_canvas
+from printgen.render.marks import (
+    MARK_GREY,
+    crop_marks,
+    cut_line,
+    fold_line,
+    scale_bar,
+    sheet_footer,
+)
+from printgen.render.pdf import PdfMeta, new_canvas, set_page_boxes
 from printgen.render.text import Anchor, Box, draw_in_box, draw_text, paragraph
 from printgen.render.units import Paper, mm
 from printgen.rules_text import load_rules
 
 KANA = KANA_FACE.name
+GAME = "aiue battle"
 SEED = SEEDS_DIR / "aiue-battle.md"
 TOPICS_SECTION = "Topic ideas"
 
@@ -248,19 +257,36 @@ def _draw_kana_key(canvas: Canvas, key: Rect) -> None:
 # --- the letter cards ---
 
 
+# The card to print on: thinner will not stand as a tent, thicker will not fold cleanly.
+CARD_WEIGHT = "160-200 g/m²"
+
+
 def build_cards(options: BuildOptions, progress: Progress | None = None) -> bytes:
     layout = load_layout(options.layout)
     sheet = card_sheet(layout, options.paper)
     buffer = io.BytesIO()
-    canvas = new_canvas(buffer, cards_page(options.paper), _meta("letter cards", options.paper))
+    meta = PdfMeta(
+        title="aiue battle: letter cards",
+        subject=f"aiue battle letter cards, {options.paper.label}: print at 100 % on "
+        f"{CARD_WEIGHT} card",
+    )
+    canvas = new_canvas(buffer, cards_page(options.paper), meta)
+    # What is left after cutting is the block of cards; its colour runs on into the bleed.
+    set_page_boxes(canvas, sheet.grid, layout.cards.bleed)
     colours = layout.cards.colours
     for done, colour in enumerate(colours, start=1):
-        _draw_card_header(canvas, sheet.header, colour, layout)
+        _draw_card_header(canvas, sheet, colour, layout)
+        canvas.saveState()
+        canvas.setFillColor(_fill(colour.fill))
+        bleed = sheet.bleed
+        canvas.rect(mm(bleed.x), mm(bleed.y), mm(bleed.width), mm(bleed.height), stroke=0, fill=1)
+        canvas.restoreState()
+        _draw_patterns(canvas, sheet, colour, layout)
         for slot in sheet.slots:
             _draw_back(canvas, slot, colour, layout)
             _draw_face(canvas, slot, colour, layout)
-        _draw_card_marks(canvas, sheet.slots)
-        _draw_card_footer(canvas, sheet.footer)
+        _draw_card_marks(canvas, sheet)
+        _draw_card_footer(canvas, sheet)
         canvas.showPage()
         if progress is not None:
             progress(done, len(colours))
@@ -268,8 +294,19 @@ def build_cards(options: BuildOptions, progress: Progress | None = None) -> byte
     return buffer.getvalue()
 
 
-def _draw_card_header(canvas: Canvas, rect: Rect, colour: CardColour, layout: Layout) -> None:
-    spec = layout.cards
+CARD_HELP = (
+    f"Print at 100 % on card of {CARD_WEIGHT}. Cut from crop mark to crop mark (a ruler and a "
+    "craft knife, or a paper trimmer): the colour runs on past every cut, so a cut a little off "
+    "leaves no white edge. Fold each card on its dashed middle line, print outside, and stand it "
+    "as a tent, its coloured back towards the others. <b>Write on the white face</b>: one letter "
+    "per card, or a cross on a card your word does not need. The flagged card holds the first "
+    "letter: stand it at your far right."
+)
+
+
+def _draw_card_header(canvas: Canvas, sheet: CardSheet, colour: CardColour, layout: Layout) -> None:
+    spec, rect = layout.cards, sheet.header
+    left, width = sheet.grid.x, sheet.grid.width
     title = (
         f"aiue battle · letter cards · {colour.name} ({colour.pattern}) · "
         f"{spec.per_colour} cards: {spec.per_colour - 1} to play, 1 spare"
@@ -277,24 +314,41 @@ def _draw_card_header(canvas: Canvas, rect: Rect, colour: CardColour, layout: La
     draw_text(
         canvas,
         title,
-        mm(rect.x),
-        mm(rect.top - 5),
+        mm(left),
+        mm(rect.top - 4),
         BOLD,
         11,
         where="card sheet title",
-        max_width=mm(rect.width),
-        min_size=8,
+        max_width=mm(width),
     )
-    style = ParagraphStyle("card-help", fontName=BODY, fontSize=8.5, leading=11)
-    text = (
-        "Cut along the dashed lines around each card. Fold each card along its middle line, "
-        "print outside, and stand it as a tent: the white face towards you, the coloured back "
-        "towards the others. Write one letter on each face, or a cross on a card your word does "
-        "not need. The card with the flag holds the word's first letter; stand it at your far "
-        "right."
-    )
-    box = Box(mm(rect.x), mm(rect.y + 1.5), mm(rect.width), mm(rect.height - 8))
-    draw_in_box(canvas, paragraph(text, style, "card sheet help"), box, "card sheet help")
+    style = ParagraphStyle("card-help", fontName=BODY, fontSize=8, leading=9.8)
+    # Kept 2 mm above the crop marks, which stand in the margin just below the header.
+    box = Box(mm(left), mm(rect.y + 2), mm(width), mm(rect.height - 7))
+    draw_in_box(canvas, paragraph(CARD_HELP, style, "card sheet help"), box, "card sheet help")
+
+
+def _draw_patterns(canvas: Canvas, sheet: CardSheet, colour: CardColour, layout: Layout) -> None:
+    """The colour's pattern over each row's backs and along each row's name bands, drawn row by
+    row so that it runs on across the cuts between cards, and out into the bleed."""
+    for y in sorted({slot.strip.y for slot in sheet.slots}):
+        row = [slot for slot in sheet.slots if slot.strip.y == y]
+        left, right = min(s.strip.x for s in row), max(s.strip.right for s in row)
+        back, face = row[0].back, row[0].face
+        for band in (
+            Rect(left, back.y, right - left, back.height),
+            Rect(left, face.y, right - left, layout.cards.name_band),
+        ):
+            _pattern(canvas, band, colour, _bled(band, sheet))
+
+
+def _bled(rect: Rect, sheet: CardSheet) -> Rect:
+    """`rect` with each side that lies on the block's outer cut carried out into the bleed."""
+    grid, bleed = sheet.grid, sheet.bleed
+    x1 = bleed.x if abs(rect.x - grid.x) < 1e-6 else rect.x
+    y1 = bleed.y if abs(rect.y - grid.y) < 1e-6 else rect.y
+    x2 = bleed.right if abs(rect.right - grid.right) < 1e-6 else rect.right
+    y2 = bleed.top if abs(rect.top - grid.top) < 1e-6 else rect.top
+    return Rect(x1, y1, x2 - x1, y2 - y1)
 
 
 def _fill(colour: str) -> Color:
@@ -329,8 +383,15 @@ def _upside_down(canvas: Canvas, rect: Rect) -> Iterator[None]:
 PATTERN_STEP = 4.0
 
 
-def _pattern(canvas: Canvas, rect: Rect, colour: CardColour) -> None:
-    """The colour's pattern over `rect`, as one path: a card sheet has sixteen of them."""
+# Stripes run parallel to the cuts and the fold, so they keep this far from them: a light stripe
+# along a card's edge would look like the white hairline that the bleed is there to prevent.
+STRIPE_CLEAR = 1.5
+
+
+def _pattern(canvas: Canvas, band: Rect, colour: CardColour, rect: Rect | None = None) -> None:
+    """The colour's pattern over `rect` (the band itself unless given, e.g. carried into the
+    bleed), as one path; stripes stay inside `band`, clear of its edges."""
+    rect = rect or band
     ink = _fill(colour.ink)
     step = PATTERN_STEP
     across = int(rect.width // step) + 2
@@ -343,8 +404,11 @@ def _pattern(canvas: Canvas, rect: Rect, colour: CardColour) -> None:
     path = canvas.beginPath()
     filled = colour.pattern in ("dots", "checks")
     if colour.pattern == "stripes":
-        for j in range(down):
-            path.rect(mm(rect.x), mm(rect.y + j * step), mm(rect.width), mm(1.0))
+        stripe = 1.0
+        count = int((band.height - 2 * STRIPE_CLEAR - stripe) // step) + 1
+        first = band.y + (band.height - (count - 1) * step - stripe) / 2
+        for j in range(count):
+            path.rect(mm(rect.x), mm(first + j * step), mm(rect.width), mm(stripe))
         filled = True
     elif colour.pattern == "diagonals":
         # Lines at 45 degrees, long enough to cross the whole rectangle from below its corner.
@@ -421,11 +485,6 @@ def _label(
 
 def _draw_back(canvas: Canvas, slot: CardSlot, colour: CardColour, layout: Layout) -> None:
     rect = slot.back
-    canvas.saveState()
-    canvas.setFillColor(_fill(colour.fill))
-    canvas.rect(mm(rect.x), mm(rect.y), mm(rect.width), mm(rect.height), stroke=0, fill=1)
-    canvas.restoreState()
-    _pattern(canvas, rect, colour)
     with _upside_down(canvas, rect):
         # Local frame: origin at the back's bottom-left as it stands, the fold at the top.
         w, h = rect.width, rect.height
@@ -461,12 +520,6 @@ def _flag_label(canvas: Canvas, x: float, y: float, width: float, layout: Layout
 
 def _draw_face(canvas: Canvas, slot: CardSlot, colour: CardColour, layout: Layout) -> None:
     spec, rect = layout.cards, slot.face
-    canvas.saveState()
-    canvas.setFillColor(_fill(colour.fill))
-    canvas.rect(mm(rect.x), mm(rect.y), mm(rect.width), mm(rect.height), stroke=0, fill=1)
-    canvas.restoreState()
-    # The frame carries the pattern too, so the owner can tell the colour without its hue.
-    _pattern(canvas, Rect(rect.x, rect.y, rect.width, spec.name_band), colour)
     panel = Rect(
         rect.x + spec.frame,
         rect.y + spec.name_band,
@@ -504,44 +557,53 @@ def _draw_face(canvas: Canvas, slot: CardSlot, colour: CardColour, layout: Layou
         )
 
 
-def _draw_card_marks(canvas: Canvas, slots: tuple[CardSlot, ...]) -> None:
-    xs = sorted({s.strip.x for s in slots} | {s.strip.right for s in slots})
-    ys = sorted({s.strip.y for s in slots} | {s.strip.top for s in slots})
-    # A white line under each dashed mark: grey dashes alone vanish on the darker fills.
+# A fold line stops this short of the cuts: its white underline must not reach a card's edge.
+FOLD_INSET = 1.5
+
+
+def _draw_card_marks(canvas: Canvas, sheet: CardSheet) -> None:
+    """Crop marks outside the bleed for every cut; across each card, its fold line. Nothing is
+    printed on a cut, so a cut a little off the line shows no line either."""
+    crop_marks(canvas, sheet.crop_marks)
+    folds = [
+        (mm(slot.strip.x + FOLD_INSET), mm(slot.fold_y), mm(slot.strip.right - FOLD_INSET))
+        for slot in sheet.slots
+    ]
+    # A white line under each dashed fold: grey dashes alone vanish on the darker fills.
     canvas.saveState()
     canvas.setStrokeColor(white)
     canvas.setLineWidth(2.0)
-    for x in xs:
-        canvas.line(mm(x), mm(ys[0]), mm(x), mm(ys[-1]))
-    for y in ys + [slot.fold_y for slot in slots]:
-        canvas.line(mm(xs[0]), mm(y), mm(xs[-1]), mm(y))
+    for x1, y, x2 in folds:
+        canvas.line(x1, y, x2, y)
     canvas.restoreState()
-    for x in xs:
-        cut_line(canvas, mm(x), mm(ys[0]), mm(x), mm(ys[-1]))
-    for y in ys:
-        cut_line(canvas, mm(xs[0]), mm(y), mm(xs[-1]), mm(y))
-    for slot in slots:
-        fold_line(canvas, mm(slot.strip.x), mm(slot.fold_y), mm(slot.strip.right), mm(slot.fold_y))
+    for x1, y, x2 in folds:
+        fold_line(canvas, x1, y, x2, y)
 
 
-def _draw_card_footer(canvas: Canvas, rect: Rect) -> None:
-    scale_bar(canvas, mm(rect.x), mm(rect.y + 5.5), 50)
-    legend_x = rect.right - 62
-    y = rect.y + 6.5
-    for draw, words in ((cut_line, "cut"), (fold_line, "fold, print outside")):
-        draw(canvas, mm(legend_x), mm(y), mm(legend_x + 12), mm(y))
-        canvas.setFillColor(MARK_GREY)
-        draw_text(
-            canvas,
-            words,
-            mm(legend_x + 14),
-            mm(y - 1),
-            BODY,
-            7,
-            where="card mark legend",
-            max_width=mm(40),
-        )
-        y -= 4
+def _draw_card_footer(canvas: Canvas, sheet: CardSheet) -> None:
+    rect, left, right = sheet.footer, sheet.grid.x, sheet.grid.right
+    scale_bar(canvas, mm(left), mm(rect.y + 6.0), 50)
+    sheet_footer(canvas, mm(right), mm(rect.y + 2.5), GAME, "letter cards", anchor=Anchor.RIGHT)
+    # The legend, right of the scale bar: a crop mark's corner, then a piece of fold line.
+    y = rect.y + 7.0
+    x = right - 100
+    # A corner of a card, its colour running into the bleed, and the corner's two crop marks.
+    canvas.saveState()
+    canvas.setFillColor(LIGHT_GREY)
+    canvas.rect(mm(x + 2), mm(y - 3.5), mm(4), mm(4), stroke=0, fill=1)
+    canvas.restoreState()
+    crop_marks(canvas, [(x + 3, y + 1.5, x + 3, y + 4), (x + 1.5, y - 0.5, x - 1, y - 0.5)])
+    canvas.setFillColor(MARK_GREY)
+    draw_text(
+        canvas, "cut from mark to mark", mm(x + 8), mm(y - 1), BODY, 7, where="card mark legend"
+    )
+    x = right - 46
+    fold_line(canvas, mm(x), mm(y), mm(x + 12), mm(y))
+    canvas.setFillColor(MARK_GREY)
+    draw_text(
+        canvas, "fold, print outside", mm(x + 14), mm(y - 1), BODY, 7, where="card mark legend"
+    )
+    canvas.setFillColor(black)
 
 
 # --- the record sheet and the topic card ---
