@@ -40,6 +40,13 @@ def cut_line(canvas: Canvas, x1: float, y1: float, x2: float, y2: float) -> None
     _dashed(canvas, x1, y1, x2, y2, CUT_DASH)
 
 
+# Write-in lines (boxes, tick boxes, name lines, score cells) must survive a photocopier in text
+# mode and a 50 % black-and-white scan: at least 0.35 mm wide and 80 % black. Lighter or
+# thinner line work is for decoration only.
+WRITE_IN_WIDTH = mm(0.36)
+WRITE_IN_INK = Color(0.15, 0.15, 0.15)
+
+
 # Crop marks: solid and black, as print shops expect, and unlike every dashed mark above.
 CROP_WIDTH = 0.5
 MarkSegment = tuple[float, float, float, float]

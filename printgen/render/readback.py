@@ -367,7 +367,8 @@ def ink_profile(
     length = float(np.hypot(x2 - x1, y2 - y1)) or 1.0
     # The unit normal, to look a little to either side of the line.
     nx, ny = -(y2 - y1) / length, (x2 - x1) / length
-    offsets = np.linspace(-reach_mm, reach_mm, max(int(2 * reach_mm * px) + 1, 3))
+    # Half-pixel steps across the line, so that rounding to pixels never skips a row.
+    offsets = np.linspace(-reach_mm, reach_mm, max(int(4 * reach_mm * px) + 1, 3))
     t = (np.arange(steps) + 0.5) / steps
     # Sample points: one row per step along the line, one column per offset across it.
     xs = (x1 + (x2 - x1) * t)[:, None] + nx * offsets[None, :]

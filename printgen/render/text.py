@@ -130,3 +130,10 @@ def draw_in_box(canvas: Canvas, flowable: Flowable, box: Box, where: str) -> Non
             f"({to_mm(height - box.height):.1f} mm did not fit)"
         )
     flowable.drawOn(canvas, box.x, box.y + box.height - height)
+
+
+def hanging_indent(bullet: str, font: str, size: float, bullet_indent: float = 0.0) -> float:
+    """The leftIndent (points) at which a bulleted paragraph's wrapped lines start exactly where
+    its first line's text does. ReportLab pushes the first line past the bullet when the bullet,
+    and the gap of 0.6 x its size that it adds, overrun leftIndent; the other lines stay put."""
+    return bullet_indent + text_width(bullet, font, size) + 0.6 * size

@@ -113,6 +113,7 @@ class Record:
     card_width: float
     card_height: float
     card_gap: float
+    date_width: float
 
     @property
     def column_widths(self) -> tuple[float, ...]:
@@ -213,6 +214,7 @@ def _layout(data: Mapping[str, Any]) -> Layout:
             card_width=float(record["card_width"]),
             card_height=float(record["card_height"]),
             card_gap=float(record["card_gap"]),
+            date_width=float(record["date_width"]),
         ),
     )
 
@@ -424,6 +426,12 @@ class RecordSheet:
     header: Rect  # the column titles and the players' names
     columns: tuple[Rect, ...]  # each column's full height, header and rounds
     rows: tuple[Rect, ...]  # each round's row across the table
+    date: Rect  # the line to write the date on, at the title band's right (height 0)
+
+    @property
+    def baseline(self) -> float:
+        """The title band's baseline: the title, the hint and the date line's label."""
+        return self.title.y + self.title.height / 2 - 1.5
 
 
 def record_sheet(layout: Layout, paper: Paper) -> RecordSheet:
@@ -441,7 +449,10 @@ def record_sheet(layout: Layout, paper: Paper) -> RecordSheet:
         for r in range(spec.rounds)
     )
     title = Rect(block.x, block.y + table_h, block.width, spec.title_height)
-    return RecordSheet(title, header, tuple(columns), rows)
+    # The line sits a little under the baseline of its label, as on a form.
+    line_y = title.y + title.height / 2 - 1.5 - 0.8
+    date = Rect(title.right - spec.date_width, line_y, spec.date_width, 0.0)
+    return RecordSheet(title, header, tuple(columns), rows, date)
 
 
 def topic_cards(layout: Layout, paper: Paper) -> tuple[Rect, ...]:

@@ -14,7 +14,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
-from printgen.errors import LayoutError
+from printgen.errors import FitError, LayoutError
 from printgen.games.aiue_battle.engine import Alphabet
 from printgen.games.aiue_battle.layout import (
     BoardSide,
@@ -35,10 +35,12 @@ from printgen.games.aiue_battle.layout import (
 )
 from printgen.materials import BuildOptions, Material, Progress
 from printgen.paths import SEEDS_DIR
-from printgen.render.fonts import BODY, BOLD
+from printgen.render.fonts import BODY, BOLD, fallback_runs
 from printgen.render.fonts import KANA as KANA_FACE
 from printgen.render.marks import (
     MARK_GREY,
+    WRITE_IN_INK,
+    WRITE_IN_WIDTH,
     crop_marks,
     cut_line,
     fold_line,
@@ -46,7 +48,15 @@ from printgen.render.marks import (
     sheet_footer,
 )
 from printgen.render.pdf import PdfMeta, new_canvas, set_page_boxes
-from printgen.render.text import Anchor, Box, draw_in_box, draw_text, paragraph
+from printgen.render.text import (
+    Anchor,
+    Box,
+    draw_in_box,
+    draw_text,
+    hanging_indent,
+    paragraph,
+    text_width,
+)
 from printgen.render.units import Paper, mm
 from printgen.rules_text import load_rules
 
@@ -77,12 +87,18 @@ def build_board(options: BuildOptions, _progress: Progress | None = None) -> byt
     _check_kana_board(layout)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, board_page(options.paper), _meta("letter board", options.paper))
-    _draw_alphabet_side(
-        canvas, alphabet_side(layout, options.paper), layout.board.alphabet.letter_size
-    )
-    canvas.showPage()
-    _draw_kana_side(canvas, kana_side(layout, options.paper), layout)
-    canvas.showPage()
+    for side, purpose in (
+        (alphabet_side(layout, options.paper), "letter board, alphabet side"),
+        (kana_side(layout, options.paper), "letter board, kana side"),
+    ):
+        if side.key is None:
+            _draw_alphabet_side(canvas, side, layout.board.alphabet.letter_size)
+        else:
+            _draw_kana_side(canvas, side, layout)
+        # Under the block, within the page's margin.
+        footer_y = max(side.block.y - 5, 7.0)
+        sheet_footer(canvas, mm(side.block.right), mm(footer_y), GAME, purpose, anchor=Anchor.RIGHT)
+        canvas.showPage()
     canvas.save()
     return buffer.getvalue()
 
@@ -99,32 +115,62 @@ def _check_kana_board(layout: Layout) -> None:
         )
 
 
-def _draw_title(
-    canvas: Canvas, rect: Rect, title: str, hint: str, font: str, where: str, bold: str = BOLD
+# One type per role on every aiue sheet, whichever script the words are in: Latin in DejaVu Sans
+# (bold for titles), kana in IPAex Gothic at the same size.
+TITLE_SIZE = 15.0
+HINT_SIZE = 9.0
+CAPTION_SIZE = 7.0
+
+
+def _mixed(
+    canvas: Canvas,
+    text: str,
+    x: float,
+    y: float,
+    font: str,
+    size: float,
+    *,
+    where: str,
+    anchor: Anchor = Anchor.LEFT,
+    max_width: float | None = None,
 ) -> None:
+    """One line at (x, y) points in `font`, its kana in IPAex Gothic at the same size; FitError
+    when it is wider than `max_width` points (never shrunk: a role keeps its size)."""
+    runs = fallback_runs(text, font, KANA)
+    width = sum(text_width(run, face, size) for run, face in runs)
+    if max_width is not None and width > max_width + 1e-6:
+        raise FitError(
+            f"{where}: {text!r} is {width / mm(1):.1f} mm wide at {size:g} pt "
+            f"but its box is {max_width / mm(1):.1f} mm"
+        )
+    left = {Anchor.LEFT: x, Anchor.CENTRE: x - width / 2, Anchor.RIGHT: x - width}[anchor]
+    for run, face in runs:
+        draw_text(canvas, run, left, y, face, size, where=where)
+        left += text_width(run, face, size)
+
+
+def _draw_title(canvas: Canvas, rect: Rect, title: str, hint: str, where: str) -> None:
     baseline = mm(rect.y + rect.height / 2 - 1.5)
-    draw_text(
+    _mixed(
         canvas,
         title,
         mm(rect.x),
         baseline,
-        bold,
-        15,
+        BOLD,
+        TITLE_SIZE,
         where=f"{where} title",
         max_width=mm(rect.width * 0.45),
-        min_size=10,
     )
-    draw_text(
+    _mixed(
         canvas,
         hint,
         mm(rect.right),
         baseline,
-        font,
-        9,
+        BODY,
+        HINT_SIZE,
         where=f"{where} hint",
         anchor=Anchor.RIGHT,
-        max_width=mm(rect.width * 0.53),
-        min_size=7,
+        max_width=mm(rect.width * 0.54),
     )
 
 
@@ -185,17 +231,16 @@ def _struck_example(
     canvas.line(mm(rect.x + 2), mm(rect.y + 2), mm(rect.right - 2), mm(rect.top - 2))
     canvas.restoreState()
     canvas.setFillColor(GRID_GREY)
-    draw_text(
+    _mixed(
         canvas,
         caption,
         mm(place.x + place.width / 2),
         mm(rect.y - 4),
-        font,
-        7,
+        BODY,
+        CAPTION_SIZE,
         where="struck example caption",
         anchor=Anchor.CENTRE,
         max_width=mm(place.width),
-        min_size=5.5,
     )
     canvas.setFillColor(black)
 
@@ -206,7 +251,6 @@ def _draw_alphabet_side(canvas: Canvas, side: BoardSide, side_size: float) -> No
         side.title,
         "aiue battle · alphabet side",
         "Call a letter, then strike it through with one diagonal line: it cannot be called again.",
-        BODY,
         "alphabet side",
     )
     for cell in side.cells:
@@ -220,16 +264,14 @@ def _draw_kana_side(canvas: Canvas, side: BoardSide, layout: Layout) -> None:
         canvas,
         side.title,
         "aiue battle · かなの面 (kana side)",
-        "呼んだ文字は斜線で消す · strike each called letter with one diagonal line",
-        KANA,
+        "呼んだ文字は斜線で消す · strike each called letter through with one diagonal line",
         "kana side",
-        bold=KANA,
     )
     size = layout.board.kana.letter_size
     for cell in side.cells:
         _cell_frame(canvas, cell.rect)
         _letter(canvas, cell.letter, cell.rect, KANA, size, KANA_MIDDLE)
-    _struck_example(canvas, side.example, "か", KANA, KANA_MIDDLE, "例 example")
+    _struck_example(canvas, side.example, "か", KANA, KANA_MIDDLE, "called: struck · 例")
     assert side.key is not None
     _draw_kana_key(canvas, side.key)
 
@@ -616,8 +658,17 @@ def build_record(options: BuildOptions, _progress: Progress | None = None) -> by
     _draw_record(canvas, layout, options.paper)
     canvas.showPage()
     topics = load_topics()
-    for card in topic_cards(layout, options.paper):
+    cards = topic_cards(layout, options.paper)
+    for card in cards:
         _draw_topic_card(canvas, card, topics)
+    # Under the cards, on the sheet they are cut from.
+    sheet_footer(
+        canvas,
+        mm((cards[0].x + cards[-1].right) / 2),
+        mm(cards[0].y - 5),
+        GAME,
+        "topic cards: cut out, one for each end of the table",
+    )
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()
@@ -629,22 +680,58 @@ def load_topics() -> tuple[str, ...]:
     return tuple(block.text for block in section.blocks)
 
 
+# What each column's cells hold, printed small in every round's cell: the header names the
+# column, the cell says what goes in it.
+RECORD_COLUMNS = (
+    ("#", ""),
+    ("Topic", "topic"),
+    *[(f"Player {n}", "their word") for n in range(1, 6)],
+    ("Out, in order", "names, first out first"),
+    ("Winner", "name"),
+)
+HINT_GREY = Color(0.45, 0.45, 0.45)
+CELL_HINT_SIZE = 6.0
+
+
 def _draw_record(canvas: Canvas, layout: Layout, paper: Paper) -> None:
     sheet = record_sheet(layout, paper)
     spec = layout.record
+    if spec.players != 5 or len(sheet.columns) != len(RECORD_COLUMNS):
+        raise LayoutError(
+            f"layout {layout.name!r}: the record sheet prints columns for 5 players "
+            f"(one per colour of cards), not {spec.players}"
+        )
+    title, date = sheet.title, sheet.date
     _draw_title(
         canvas,
-        sheet.title,
+        Rect(title.x, title.y, date.x - 12 - title.x, title.height),
         "aiue battle · record sheet",
-        "Names across the top once; then one row per round.   Date: ____________",
-        BODY,
+        "Names across the top once; then one row per round.",
         "record sheet",
+    )
+    draw_text(
+        canvas,
+        "Date",
+        mm(date.x - 1.5),
+        mm(sheet.baseline),
+        BODY,
+        HINT_SIZE,
+        where="record date",
+        anchor=Anchor.RIGHT,
     )
     table_top = sheet.header.top
     table_bottom = sheet.rows[-1].y
     canvas.saveState()
+    # Every line of the table is a write-in line: dark and wide enough to survive a copier.
+    canvas.setStrokeColor(WRITE_IN_INK)
+    canvas.setLineWidth(WRITE_IN_WIDTH)
+    canvas.line(mm(date.x), mm(date.y), mm(date.right), mm(date.y))
+    for column in sheet.columns[1:]:
+        canvas.line(mm(column.x), mm(table_bottom), mm(column.x), mm(table_top))
+    for row in sheet.rows:
+        canvas.line(mm(row.x), mm(row.top), mm(row.right), mm(row.top))
     canvas.setStrokeColor(black)
-    canvas.setLineWidth(0.9)
+    canvas.setLineWidth(1.4)
     canvas.rect(
         mm(sheet.header.x),
         mm(table_bottom),
@@ -653,46 +740,45 @@ def _draw_record(canvas: Canvas, layout: Layout, paper: Paper) -> None:
         stroke=1,
         fill=0,
     )
-    canvas.setLineWidth(0.5)
-    canvas.setStrokeColor(GRID_GREY)
-    for column in sheet.columns[1:]:
-        canvas.line(mm(column.x), mm(table_bottom), mm(column.x), mm(table_top))
-    for row in sheet.rows:
-        canvas.line(mm(row.x), mm(row.top), mm(row.right), mm(row.top))
     canvas.restoreState()
 
-    titles = [
-        ("#", ""),
-        ("Topic", ""),
-        *[(f"Player {n}", "name:") for n in range(1, spec.players + 1)],
-        ("Out, in order", "first out first"),
-        ("Winner", ""),
-    ]
-    for column, (title, hint) in zip(sheet.columns, titles, strict=True):
+    for index, (column, (heading, hint)) in enumerate(
+        zip(sheet.columns, RECORD_COLUMNS, strict=True)
+    ):
         draw_text(
             canvas,
-            title,
+            heading,
             mm(column.x + 1.5),
             mm(sheet.header.top - 4.5),
             BOLD,
             8.5,
-            where=f"record column {title!r}",
+            where=f"record column {heading!r}",
             max_width=mm(column.width - 3),
-            min_size=6.5,
         )
-        if hint:
-            canvas.setFillColor(GRID_GREY)
+        canvas.setFillColor(HINT_GREY)
+        if heading.startswith("Player"):
+            # The players' names go in the header, once for the whole game.
             draw_text(
                 canvas,
-                hint,
+                "name",
                 mm(column.x + 1.5),
                 mm(sheet.header.y + 2),
                 BODY,
-                6.5,
-                where=f"record column hint {hint!r}",
-                max_width=mm(column.width - 3),
+                CELL_HINT_SIZE,
+                where="record column name hint",
             )
-            canvas.setFillColor(black)
+        for row in sheet.rows if hint else ():
+            draw_text(
+                canvas,
+                hint,
+                mm(column.x + 1.2),
+                mm(row.top - 2.6),
+                BODY,
+                CELL_HINT_SIZE,
+                where=f"record cell hint {hint!r} (column {index + 1})",
+                max_width=mm(column.width - 2.4),
+            )
+        canvas.setFillColor(black)
     numbers = sheet.columns[0]
     for number, row in enumerate(sheet.rows, start=1):
         draw_text(
@@ -706,18 +792,30 @@ def _draw_record(canvas: Canvas, layout: Layout, paper: Paper) -> None:
             anchor=Anchor.CENTRE,
             max_width=mm(numbers.width - 1),
         )
-    canvas.setFillColor(GRID_GREY)
+    canvas.setFillColor(HINT_GREY)
     draw_text(
         canvas,
-        "A word is 2 to 7 letters. Out order: write the names as players go out.",
+        "A word is 2 to 7 letters. Out, in order: the names as players go out, first out first.",
         mm(sheet.header.x),
         mm(table_bottom - 4),
         BODY,
         7,
         where="record footnote",
-        max_width=mm(sheet.header.width),
+        max_width=mm(sheet.header.width * 0.6),
     )
     canvas.setFillColor(black)
+    sheet_footer(
+        canvas,
+        mm(sheet.header.right),
+        mm(table_bottom - 4),
+        GAME,
+        "record sheet",
+        anchor=Anchor.RIGHT,
+        max_width=mm(sheet.header.width * 0.38),
+    )
+
+
+TOPIC_BULLET = "•"
 
 
 def _draw_topic_card(canvas: Canvas, card: Rect, topics: tuple[str, ...]) -> None:
@@ -758,8 +856,10 @@ def _draw_topic_card(canvas: Canvas, card: Rect, topics: tuple[str, ...]) -> Non
         fontName=BODY,
         bulletFontName=BODY,
         fontSize=10.5,
+        bulletFontSize=10.5,
         leading=13.5,
-        leftIndent=9,
+        # A wrapped topic's second line starts under its first line's text, not under the bullet.
+        leftIndent=hanging_indent(TOPIC_BULLET, BODY, 10.5),
         bulletIndent=0,
     )
     half = -(-len(topics) // 2)
@@ -798,8 +898,7 @@ def _draw_glance(canvas: Canvas, rect: Rect) -> None:
 def _draw_list(canvas: Canvas, items: tuple[str, ...], style: ParagraphStyle, box: Box) -> None:
     flowables = []
     for text in items:
-        flowable = paragraph(text, style, f"topic {text!r}")
-        flowable.bulletText = "•"
+        flowable = paragraph(text, style, f"topic {text!r}", bullet=TOPIC_BULLET)
         flowables.append(flowable)
     _stack(canvas, flowables, box, "topic list")
 
