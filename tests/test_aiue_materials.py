@@ -460,3 +460,82 @@ def test_patterns_cover_the_whole_back_and_face_band(pdfs) -> None:  # type: ign
         }
         for where, (x1, y1, x2, y2) in areas.items():
             assert spread(x1, y1, x2, y2, image) > 10, f"{colour.name}: no pattern at {where}"
+
+
+# --- what every aiue sheet carries, and type by role ---
+
+
+@pytest.mark.parametrize("name", ["aiue-board", "aiue-cards", "aiue-record"])
+def test_every_page_has_the_sheet_footer(pdfs, name: str) -> None:  # type: ignore[no-untyped-def]
+    from printgen import __version__
+
+    pdf = pdfs[(name, Paper.LETTER)]
+    for index in range(page_count(pdf)):
+        footer = [r for r in runs(pdf, index) if r.text.endswith(f"printgen {__version__}")]
+        assert len(footer) == 1, f"{name} page {index + 1}"
+        assert footer[0].text.startswith("aiue battle · ") and footer[0].size == 6.0
+        # The rulebook names no designer, so the footer credits nobody (see docs/rulings.md).
+        assert "©" not in footer[0].text
+
+
+def test_both_board_sides_use_the_same_type_for_the_same_roles(pdfs) -> None:  # type: ignore[no-untyped-def]
+    pdf = pdfs[("aiue-board", Paper.A4)]
+    sides = [runs(pdf, 0), runs(pdf, 1)]
+
+    def role(page_runs: list[TextRun], starts: str) -> set[tuple[str, float]]:
+        # The Latin part of a line (the kana side sets its kana in IPAex at the same size).
+        found = {
+            (r.font.split("+")[1], r.size)
+            for r in page_runs
+            if starts in r.text and "printgen" not in r.text  # not the footer
+        }
+        assert found, starts
+        return found
+
+    assert (
+        role(sides[0], "aiue battle")
+        == role(sides[1], "aiue battle")
+        == {("DejaVuSans-Bold", materials.TITLE_SIZE)}
+    )
+    assert role(sides[0], "Call a letter") == {("DejaVuSans", materials.HINT_SIZE)}
+    assert role(sides[1], "strike each") == {("DejaVuSans", materials.HINT_SIZE)}
+    assert role(sides[0], "called: struck") == role(sides[1], "called: struck")
+    kana_hint = [r for r in sides[1] if r.text.startswith("呼んだ")]
+    assert kana_hint and all(r.size == materials.HINT_SIZE for r in kana_hint)
+
+
+def test_wrapped_topics_start_under_their_first_line(pdfs) -> None:  # type: ignore[no-untyped-def]
+    pdf = pdfs[("aiue-record", Paper.A4)]
+    page_runs = runs(pdf, 1)
+    for card in geo.topic_cards(LAYOUT, Paper.A4):
+        # The two columns of the topic list, between the intro and the reminder at the foot.
+        listed = [
+            r
+            for r in page_runs
+            if card.x < r.x_mm < card.right and card.y + 45 < r.y_mm < card.top - 29
+        ]
+        bullets = {round(r.x_mm, 1) for r in listed if r.text == "•"}
+        texts = {round(r.x_mm, 1) for r in listed if r.text != "•"}
+        assert len(bullets) == 2, bullets
+        # First lines and wrapped lines of each column start at one x: two x's in all.
+        assert len(texts) == 2, sorted(texts)
+        assert any(r.text == "neighbourhood" for r in listed)  # a topic that wraps
+
+
+@pytest.mark.parametrize("paper", PAPERS, ids=lambda p: p.value)
+def test_each_round_cell_says_what_to_write(pdfs, paper: Paper) -> None:  # type: ignore[no-untyped-def]
+    pdf = pdfs[("aiue-record", paper)]
+    sheet = geo.record_sheet(LAYOUT, paper)
+    page_runs = runs(pdf, 0)
+    for column, (heading, hint) in zip(sheet.columns, materials.RECORD_COLUMNS, strict=True):
+        if not hint:
+            continue
+        for row in sheet.rows:
+            inside = [
+                r
+                for r in page_runs
+                if r.text == hint and column.x < r.x_mm < column.right and row.y < r.y_mm < row.top
+            ]
+            assert len(inside) == 1, (heading, row)
+    date = [r for r in page_runs if r.text == "Date"]
+    assert len(date) == 1 and date[0].x_mm < sheet.date.x

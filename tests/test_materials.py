@@ -14,10 +14,13 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 from pypdf import PdfReader
+from reportlab.pdfgen.canvas import Canvas
 
 from printgen.games import standalone_materials
 from printgen.materials import BuildOptions, Material
 from printgen.paths import SEEDS_DIR
+from printgen.render.fonts import subset_tag
+from printgen.render.pdf import set_page_boxes
 from printgen.render.readback import (
     Stroke,
     all_text,
@@ -31,7 +34,7 @@ from printgen.render.readback import (
     strokes,
     text_runs,
 )
-from printgen.render.units import Paper
+from printgen.render.units import Paper, Rect, mm
 from printgen.rules_text import load_rules
 
 DPI = 40
@@ -138,6 +141,25 @@ def test_a_subset_tag_names_one_subset_across_every_file(built) -> None:  # type
         tag, _, font = name.partition("+")
         by_font.setdefault(font, set()).add(tag)
     assert any(len(tags) > 1 for tags in by_font.values())
+
+
+def test_a_subset_tag_comes_from_the_subset_itself() -> None:
+    tag = subset_tag("DejaVuSans", [65, 66, 67])
+    assert re.fullmatch("[A-Z]{6}", tag)
+    assert subset_tag("DejaVuSans", [65, 66, 67]) == tag  # the same subset, the same tag
+    assert subset_tag("DejaVuSans", [65, 66, 68]) != tag  # one glyph more or less: another
+    assert subset_tag("DejaVuSans-Bold", [65, 66, 67]) != tag
+    # Two subsets of one file never share a tag, however the hash falls.
+    assert subset_tag("DejaVuSans", [65, 66, 67], taken={tag}) not in {tag}
+
+
+def test_page_boxes_refuse_a_bleed_past_the_sheet() -> None:
+    canvas = Canvas(io.BytesIO(), pagesize=(mm(100), mm(100)))
+    set_page_boxes(canvas, Rect(10, 10, 80, 80), 3.0)
+    with pytest.raises(ValueError, match="reaches past the page"):
+        set_page_boxes(canvas, Rect(1, 10, 80, 80), 3.0)
+    with pytest.raises(ValueError, match="bleed needs a trim"):
+        set_page_boxes(canvas, None, 3.0)
 
 
 # --- what a player reads and writes ----------------------------------------------------------

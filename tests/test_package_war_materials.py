@@ -308,3 +308,22 @@ def test_rules_source_states_the_engine_numbers() -> None:
     assert f"Reach {WIN_SCORE} points" in text
     assert f"holds {['zero', 'one', 'two', 'three', 'four', 'five'][LINE_LENGTH]} packages" in text
     assert f"{MIN_DICE} to {RECOMMENDED_DICE} six-sided dice" in rules.equipment
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_wrapped_reminder_lines_start_under_their_first_line(paper: Paper) -> None:
+    geometry = pad_geometry(paper)
+    for box in geometry.reminders:
+        inside = [
+            r
+            for r in text_runs(built("pad", paper))
+            if box.x < r.x_mm < box.right and box.y < r.y_mm < box.top - 6  # below the title
+        ]
+        lines: dict[float, float] = {}
+        for run in inside:
+            if run.text.strip() != "\u2022":
+                y = round(run.y_mm, 1)
+                lines[y] = min(lines.get(y, run.x_mm), run.x_mm)
+        assert len(lines) >= 6
+        starts = {round(x, 1) for x in lines.values()}
+        assert len(starts) == 1, sorted(starts)
