@@ -14,7 +14,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
-from printgen.errors import FitError, LayoutError
+from printgen.errors import LayoutError
 from printgen.games.aiue_battle.engine import Alphabet
 from printgen.games.aiue_battle.layout import (
     BoardSide,
@@ -35,7 +35,7 @@ from printgen.games.aiue_battle.layout import (
 )
 from printgen.materials import BuildOptions, Progress
 from printgen.paths import SEEDS_DIR
-from printgen.render.fonts import BODY, BOLD, fallback_runs
+from printgen.render.fonts import BODY, BOLD
 from printgen.render.fonts import KANA as KANA_FACE
 from printgen.render.marks import (
     MARK_GREY,
@@ -55,7 +55,6 @@ from printgen.render.text import (
     draw_text,
     hanging_indent,
     paragraph,
-    text_width,
 )
 from printgen.render.units import Paper, mm
 from printgen.rules_text import load_rules
@@ -122,36 +121,10 @@ HINT_SIZE = 9.0
 CAPTION_SIZE = 7.0
 
 
-def _mixed(
-    canvas: Canvas,
-    text: str,
-    x: float,
-    y: float,
-    font: str,
-    size: float,
-    *,
-    where: str,
-    anchor: Anchor = Anchor.LEFT,
-    max_width: float | None = None,
-) -> None:
-    """One line at (x, y) points in `font`, its kana in IPAex Gothic at the same size; FitError
-    when it is wider than `max_width` points (never shrunk: a role keeps its size)."""
-    runs = fallback_runs(text, font, KANA)
-    width = sum(text_width(run, face, size) for run, face in runs)
-    if max_width is not None and width > max_width + 1e-6:
-        raise FitError(
-            f"{where}: {text!r} is {width / mm(1):.1f} mm wide at {size:g} pt "
-            f"but its box is {max_width / mm(1):.1f} mm"
-        )
-    left = {Anchor.LEFT: x, Anchor.CENTRE: x - width / 2, Anchor.RIGHT: x - width}[anchor]
-    for run, face in runs:
-        draw_text(canvas, run, left, y, face, size, where=where)
-        left += text_width(run, face, size)
-
-
 def _draw_title(canvas: Canvas, rect: Rect, title: str, hint: str, where: str) -> None:
+    # Never shrunk to fit: a role keeps its size on every sheet, or the build stops.
     baseline = mm(rect.y + rect.height / 2 - 1.5)
-    _mixed(
+    draw_text(
         canvas,
         title,
         mm(rect.x),
@@ -160,8 +133,9 @@ def _draw_title(canvas: Canvas, rect: Rect, title: str, hint: str, where: str) -
         TITLE_SIZE,
         where=f"{where} title",
         max_width=mm(rect.width * 0.45),
+        fallback=KANA,
     )
-    _mixed(
+    draw_text(
         canvas,
         hint,
         mm(rect.right),
@@ -171,6 +145,7 @@ def _draw_title(canvas: Canvas, rect: Rect, title: str, hint: str, where: str) -
         where=f"{where} hint",
         anchor=Anchor.RIGHT,
         max_width=mm(rect.width * 0.54),
+        fallback=KANA,
     )
 
 
@@ -231,7 +206,7 @@ def _struck_example(
     canvas.line(mm(rect.x + 2), mm(rect.y + 2), mm(rect.right - 2), mm(rect.top - 2))
     canvas.restoreState()
     canvas.setFillColor(GRID_GREY)
-    _mixed(
+    draw_text(
         canvas,
         caption,
         mm(place.x + place.width / 2),
@@ -241,6 +216,7 @@ def _struck_example(
         where="struck example caption",
         anchor=Anchor.CENTRE,
         max_width=mm(place.width),
+        fallback=KANA,
     )
     canvas.setFillColor(black)
 

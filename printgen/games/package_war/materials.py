@@ -483,14 +483,14 @@ def _reminder(
     canvas: Canvas,
     rect: Rect,
     sections: tuple[tuple[str, tuple[str, ...]], ...],
-    *,
-    padding: float,
-    title_size: float,
-    body_size: float,
+    sizes: Mapping[str, Any],
     where: str,
 ) -> None:
     """A boxed reminder: per section a bold title, then one bullet per line of the rules
-    source, each wrapped line starting under the text of its first."""
+    source, each wrapped line starting under the text of its first. `sizes` is the layout's
+    table with the padding (mm) and the title and body sizes (pt)."""
+    padding, title_size = float(sizes["padding"]), float(sizes["title_size"])
+    body_size = float(sizes["body_size"])
     _rect(canvas, rect, width=0.7, radius=2.0)
     style = ParagraphStyle(
         "reminder",
@@ -583,15 +583,7 @@ def build_mat(options: BuildOptions, progress: Progress | None = None) -> bytes:
             (geometry.rule_reminders[seat], rules),
         ):
             with _facing(canvas, rect, turned):
-                _reminder(
-                    canvas,
-                    rect,
-                    sections,
-                    padding=float(rem["padding"]),
-                    title_size=float(rem["title_size"]),
-                    body_size=float(rem["body_size"]),
-                    where=f"mat {who} reminder {sections[0][0]!r}",
-                )
+                _reminder(canvas, rect, sections, rem, f"mat {who} reminder {sections[0][0]!r}")
     footer = geometry.footer
     sheet_footer(canvas, mm(footer.centre[0]), mm(footer.y + 0.6), GAME, "play mat")
     canvas.showPage()
@@ -973,15 +965,7 @@ def build_pad(options: BuildOptions, progress: Progress | None = None) -> bytes:
         (g.reminders[0], (("A round", a_round),), "pad round reminder"),
         (g.reminders[1], (("Scoring, at the end of each distribution", scoring),), "pad scoring"),
     ):
-        _reminder(
-            canvas,
-            rect,
-            sections,
-            padding=float(rem["padding"]),
-            title_size=float(rem["title_size"]),
-            body_size=float(rem["body_size"]),
-            where=where,
-        )
+        _reminder(canvas, rect, sections, rem, where)
     scale_bar(canvas, mm(g.scale.x), mm(g.scale.top - 2.5), float(data["scale"]["length"]))
     sheet_footer(
         canvas,
