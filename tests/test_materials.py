@@ -290,6 +290,7 @@ WRITE_INS: dict[str, Callable[[Material, Paper], PageWriteIns]] = {
     "one-board": _none,
     "one-board-tiled": _none,
     "one-score": lambda material, paper: {0: RULED},
+    "one-counters": _none,  # counters to cut out: nothing is written on them
     "package-war-pad": _package_war_pad,
     "package-war-mat": _package_war_mat,
     "aiue-board": _none,
@@ -427,13 +428,11 @@ def _normal(text: str) -> str:
 
 
 # Material: its rules source, and the sections (with how many of their first blocks, or all)
-# that the sheet prints: the team rules, Package War!'s round, ONE's setup and capture rule.
+# that the sheet prints from it: the team rules, Package War!'s round.
 RULES_ON_SHEETS: dict[str, tuple[str, tuple[tuple[str, int | None], ...]]] = {
     "one-page-war-team": ("one-page-war.md", (("Team play", None), ("The team result", None))),
     "package-war-pad": ("package-war.md", (("Reminder: a round", None),)),
     "package-war-mat": ("package-war.md", (("Reminder: a round", None),)),
-    "one-board": ("one.md", (("Stones", None), ("Capturing", 1))),
-    "one-board-tiled": ("one.md", (("Stones", None), ("Capturing", 1))),
 }
 
 
@@ -453,3 +452,24 @@ def test_the_rules_text_is_on_the_sheet(material, paper, built) -> None:  # type
         if _normal(block.text) not in printed
     ]
     assert not missing, f"not printed on {material.name}: {missing}"
+
+
+ONE_BOARDS = [(m, p) for m, p in CASES if m.name in ("one-board", "one-board-tiled")]
+
+
+@pytest.mark.parametrize(
+    ("material", "paper"), ONE_BOARDS, ids=[f"{m.name}-{p.value}" for m, p in ONE_BOARDS]
+)
+def test_a_one_board_says_how_to_set_up(material, paper, built) -> None:  # type: ignore[no-untyped-def]
+    """ONE's board in its own words: the stones each player takes (the layout's counts), the
+    capture by a jump, and the size of counter that fits."""
+    from printgen.games.one.layout import load_layout
+
+    printed = _normal(all_text(build(material, paper, built)))
+    for players, stones in sorted(load_layout("standard").stones_per_player.items()):
+        # "24 each with 2 players", "20 with 3": the count, then the players it is for.
+        assert re.search(rf"\b{stones}\b[^.;]{{0,25}}?\bwith {players}\b", printed), (
+            f"no stone count for {players} players"
+        )
+    assert "jump" in printed and "captur" in printed
+    assert re.search(r"\b\d+(\.\d+)? mm\b[^.]{0,40}counter", printed), "no counter size"
