@@ -107,8 +107,13 @@ def list_materials() -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="(card) The rules-text source to print, a Markdown file in seeds/.",
 )
-@click.option("--panels", type=int, help="(card) Number of accordion panels.")
-@click.option("--large-print", is_flag=True, help="(cards) Taller panels, body text 11 pt or more.")
+@click.option("--panels", type=int, help="(cards) Number of panels (even for --fold double).")
+@click.option(
+    "--fold",
+    type=click.Choice(["accordion", "double"]),
+    help="(cards) One row of panels, or two folded in half; default: the smaller that fits.",
+)
+@click.option("--large-print", is_flag=True, help="(cards) Larger panels, body text 11 pt or more.")
 @click.option(
     "--copies",
     type=int,
@@ -135,6 +140,7 @@ def build(
     out: Path,
     rules: Path | None,
     panels: int | None,
+    fold: str | None,
     large_print: bool,
     copies: int,
     pairs: int,
@@ -164,6 +170,7 @@ def build(
         rules=rules,
         panels=panels,
         large_print=large_print,
+        fold=fold,
         copies=copies,
         pairs=pairs,
         layout=layout,

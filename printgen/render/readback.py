@@ -35,6 +35,7 @@ class Segment:
     x2_mm: float
     y2_mm: float
     dashed: bool
+    dash_mm: tuple[float, ...] = ()  # the dash pattern, on and off lengths in millimetres
 
 
 def _reader(pdf: bytes) -> PdfReader:
@@ -105,8 +106,8 @@ def _concat(a: Matrix, m: Matrix) -> Matrix:
 
 
 def _walk_strokes(content: Any, resources: Any, ctm: Matrix, found: list[Segment]) -> None:
-    stack: list[tuple[Matrix, bool]] = []
-    dashed = False
+    stack: list[tuple[Matrix, tuple[float, ...]]] = []
+    dash: tuple[float, ...] = ()
     current: tuple[float, float] | None = None
     start: tuple[float, float] | None = None
 
@@ -115,14 +116,14 @@ def _walk_strokes(content: Any, resources: Any, ctm: Matrix, found: list[Segment
 
     for operands, op in content.operations:
         if op == b"q":
-            stack.append((ctm, dashed))
+            stack.append((ctm, dash))
         elif op == b"Q" and stack:
-            ctm, dashed = stack.pop()
+            ctm, dash = stack.pop()
         elif op == b"cm":
             a, b, c, d, e, f = (float(v) for v in operands)
             ctm = _concat((a, b, c, d, e, f), ctm)
         elif op == b"d":
-            dashed = len(operands[0]) > 0
+            dash = tuple(to_mm(float(v)) for v in operands[0])
         elif op == b"m":
             current = start = apply(ctm, float(operands[0]), float(operands[1]))
         elif op in (b"c", b"v", b"y", b"re"):
@@ -136,7 +137,14 @@ def _walk_strokes(content: Any, resources: Any, ctm: Matrix, found: list[Segment
         elif op == b"l" and current is not None:
             end = apply(ctm, float(operands[0]), float(operands[1]))
             found.append(
-                Segment(to_mm(current[0]), to_mm(current[1]), to_mm(end[0]), to_mm(end[1]), dashed)
+                Segment(
+                    to_mm(current[0]),
+                    to_mm(current[1]),
+                    to_mm(end[0]),
+                    to_mm(end[1]),
+                    bool(dash),
+                    dash,
+                )
             )
             current = end
         elif op == b"Do" and resources is not None:
