@@ -38,7 +38,7 @@ from reportlab.platypus import Paragraph
 from printgen.errors import FitError, InputError, LayoutError
 from printgen.materials import BuildOptions, Material, Progress
 from printgen.paths import LAYOUTS_DIR, SEEDS_DIR
-from printgen.render.flow import Flowed, balanced, flow
+from printgen.render.flow import Flowed, balanced, flow, flowable_text
 from printgen.render.fonts import fallback_runs, register_fonts
 from printgen.render.marks import (
     FoldDirection,
@@ -58,6 +58,8 @@ TEAR_LABEL = "FOLD & TEAR"
 LABEL_FONT = "PG-Sans-Bold"
 # Printers cannot print right at the edge: the card's top and left edges stay this clear of ink.
 EDGE_CLEAR_MM = 5.0
+# A text whose length alone shows it this many times too long fails without being flowed.
+FAST_FAIL_RATIO = 1.2
 # The scale bar and its label, bottom left; the footer keeps clear of them.
 SCALE_BAR_ROOM_MM = 90.0
 
@@ -441,75 +443,81 @@ class Overflow:
     first_text: str  # the first text that did not fit
     estimated: bool  # from the text's length alone: the text is at least this much too long
 
+    @property
+    def amount(self) -> str:
+        return f"{'at least ' if self.estimated else ''}{self.over_mm:.1f} mm"
+
     def describe(self) -> str:
         g = self.layout.geometry
-        amount = f"{'at least ' if self.estimated else ''}{self.over_mm:.1f} mm"
+        where = (
+            "no text can fit from about" if self.estimated else "the first text that did not fit"
+        )
         return (
-            f"{g.describe()} on {g.paper.label} even at {self.body_size:g} pt: {amount} of text is "
-            f"left over after panel {g.panels} (the first text that did not fit: "
-            f"{self.first_text!r})"
+            f"{g.describe()} on {g.paper.label} even at {self.body_size:g} pt: {self.amount} of "
+            f"text is left over after panel {g.panels} ({where}: {self.first_text!r})"
         )
 
 
 def fit(root: ET.Element, layout: CardLayout, source: str) -> CardPlan | Overflow:
+    """The largest body size at which the text fits `layout`, balanced; or, at the smallest
+    size, what is left over."""
     boxes = layout.geometry.text_boxes()
     capacity = sum(box.height for box in boxes)
-    smallest = card_story(root, layout.text, layout.text.sizes[-1], source)
-    _check_words(smallest, boxes, layout.text.sizes[-1], source)
-    # Cheap first: if the text's length alone shows it cannot fit at the smallest size, no size
-    # can, and nothing is flowed (a long paragraph is slow to split again and again).
-    bound, first = _height_bound(smallest, max(box.width for box in boxes), capacity)
-    if bound > capacity:
-        return Overflow(layout, layout.text.sizes[-1], to_mm(bound - capacity), first, True)
-    overflow: Overflow | None = None
-    for size in layout.text.sizes:
-        story = (
-            smallest
-            if size == layout.text.sizes[-1]
-            else card_story(root, layout.text, size, source)
-        )
+    widest = max(box.width for box in boxes)
+    sizes = layout.text.sizes
+    smallest = card_story(root, layout.text, sizes[-1], source)
+    _check_words(smallest, boxes, source)
+    # Cheap first, from the text's length: far too long at the smallest size is an error
+    # without flowing anything (splitting a long paragraph again and again is slow).
+    bound, first = _height_bound(smallest, widest, capacity)
+    if bound > capacity * FAST_FAIL_RATIO:
+        return Overflow(layout, sizes[-1], to_mm(bound - capacity), first, True)
+    for size in sizes:
+        story = smallest if size == sizes[-1] else card_story(root, layout.text, size, source)
+        if size != sizes[-1] and _height_bound(story, widest, capacity)[0] > capacity:
+            continue
         flowed = flow(story, boxes)
         if flowed.fits:
-            _check_words(story, boxes, size, source)
+            _check_words(story, boxes, source)
             return CardPlan(layout, size, balanced(story, boxes))
-        overflow = Overflow(
-            layout, size, to_mm(flowed.left_over_height), _first_text(flowed), False
-        )
-    assert overflow is not None
-    return overflow
+    return Overflow(layout, sizes[-1], to_mm(flowed.left_over_height), _first_text(flowed), False)
 
 
 def _first_text(flowed: Flowed) -> str:
-    for item in flowed.left_over:
-        text = " ".join(item.getPlainText().split())
-        if text:
-            return text if len(text) <= 50 else text[:49] + "…"
-    return "(a heading)"
+    return _quote(" ".join(flowable_text(item) for item in flowed.left_over[:2]))
+
+
+def _quote(text: str) -> str:
+    """The start of `text`, cut at a word and at most 50 characters: what an error quotes."""
+    text = " ".join(text.split())
+    if len(text) <= 50:
+        return text
+    return text[:50].rsplit(" ", 1)[0] + " …"
 
 
 def _height_bound(story: list[Paragraph], width: float, capacity: float) -> tuple[float, str]:
-    """A lower bound on the story's height in a box `width` points wide (a line holds at most
-    its width of text, plus the space it breaks at), and the first paragraph that certainly
-    does not fit `capacity`."""
+    """A lower bound on the story's height in boxes `width` points wide (a line holds at most
+    its width of text and the space it breaks at), and about where the text passes `capacity`:
+    from there on, nothing can fit."""
     total = 0.0
-    first = ""
-    for item in story:
+    crossing: int | None = None
+    texts = [flowable_text(item) for item in story]
+    for index, (item, text) in enumerate(zip(story, texts, strict=True)):
         style = item.style
-        text = item.getPlainText()
-        line = (
-            width
-            - style.leftIndent
-            - style.rightIndent
-            + text_width(" ", style.fontName, style.fontSize)
-        )
-        lines = ceil(text_width(text, style.fontName, style.fontSize) / max(line, 1.0))
-        total += lines * style.leading
-        if total > capacity and not first:
-            first = " ".join(text.split())[:49]
-    return total, first
+        space = text_width(" ", style.fontName, style.fontSize)
+        line = max(width - style.leftIndent - style.rightIndent + space, 1.0)
+        height = ceil(text_width(text, style.fontName, style.fontSize) / line) * style.leading
+        if crossing is None and total + height > capacity:
+            share = max(0.0, (capacity - total) / height)
+            # From the word after the point the capacity runs out, on into what follows.
+            rest = text[int(share * len(text)) :].split(" ", 1)[-1]
+            first = " ".join([rest, *texts[index + 1 : index + 3]])
+            crossing = index
+        total += height
+    return total, _quote(first) if crossing is not None else ""
 
 
-def _check_words(story: list[Paragraph], boxes: tuple[Box, ...], size: float, source: str) -> None:
+def _check_words(story: list[Paragraph], boxes: tuple[Box, ...], source: str) -> None:
     """A word wider than the narrowest panel would be broken mid-word or stick out: an error."""
     width = min(box.width for box in boxes)
     for item in story:
@@ -539,7 +547,7 @@ def plan_card(rules: RulesText, request: CardRequest) -> CardPlan:
         tried.append(result)
     message = f"{rules.source}: the rules do not fit " + tried[-1].describe()
     for other in tried[:-1]:
-        message += f"; nor {other.layout.geometry.describe()} ({other.over_mm:.1f} mm over)"
+        message += f"; nor {other.layout.geometry.describe()} ({other.amount} over)"
     raise FitError(f"{message}; {_advice(root, rules.source, request, tried)}")
 
 
@@ -561,15 +569,16 @@ def _advice(root: ET.Element, source: str, request: CardRequest, tried: list[Ove
             done.add(asked)
             result = fit(root, load_card_layout(asked, scheme), source)
             if isinstance(result, CardPlan):
+                normal = " in normal print" if request.large_print and not asked.large_print else ""
                 return (
-                    f"it would fit {result.layout.geometry.describe()} on {asked.paper.label} "
-                    f"at {result.body_size:g} pt: {asked.flags()}"
+                    f"it would fit {result.layout.geometry.describe()} on {asked.paper.label}"
+                    f"{normal} at {result.body_size:g} pt: {asked.flags()}"
                 )
             last = result
     g = last.layout.geometry
     return (
         f"no card printgen folds takes it, not even {g.describe()} on {g.paper.label} "
-        f"({last.over_mm:.1f} mm over at {last.body_size:g} pt): shorten the text"
+        f"({last.amount} over at {last.body_size:g} pt): shorten the text"
     )
 
 

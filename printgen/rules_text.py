@@ -178,10 +178,15 @@ def _check_characters(text: str, where: str, lines: bool = True) -> None:
             if ch == "\t":
                 continue
             place = f"{where}, line {number}, column {column}" if lines else where
-            category = unicodedata.category(ch)
-            if category == "Cc" or _is_noncharacter(ch):
+            if unicodedata.category(ch) == "Cc":
                 raise InputError(
                     f"{place}: control character U+{ord(ch):04X} in the text; remove it"
+                )
+            if _is_noncharacter(ch) or ch == "\ufffd":
+                # U+FFFD is what a bad byte or a reference like `&#0;` decodes to.
+                raise InputError(
+                    f"{place}: U+{ord(ch):04X} is not a printable character (a bad byte or "
+                    "character reference?); remove it"
                 )
             if unicodedata.bidirectional(ch) in ("R", "AL"):
                 script = unicodedata.name(ch, "right-to-left").split()[0].title()

@@ -56,6 +56,15 @@ class Flowed:
             piece.flowable.drawOn(canvas, box.x, box.y + box.height - piece.top - piece.height)
 
 
+def flowable_text(item: Flowable) -> str:
+    """The words a flowable prints, one space between them. The second part of a simply split
+    paragraph keeps its words in a list rather than as text, which getPlainText() misses."""
+    text = item.getPlainText() if hasattr(item, "getPlainText") else ""
+    if not text.strip():
+        text = " ".join(" ".join(getattr(f, "words", [])) for f in getattr(item, "frags", []))
+    return " ".join(text.split())
+
+
 def flow(
     story: Sequence[Flowable],
     boxes: Sequence[Box],
