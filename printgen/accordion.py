@@ -27,7 +27,6 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from html import escape
 from math import ceil
-from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
@@ -36,8 +35,8 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
 from printgen.errors import FitError, InputError, LayoutError
-from printgen.materials import BuildOptions, Material, Progress
-from printgen.paths import LAYOUTS_DIR, SEEDS_DIR
+from printgen.materials import BuildOptions, Progress
+from printgen.paths import LAYOUTS_DIR
 from printgen.render.flow import Flowed, balanced, flow, flowable_text
 from printgen.render.fonts import fallback_runs, register_fonts
 from printgen.render.marks import (
@@ -731,10 +730,7 @@ def draw_spare_notes(canvas: Canvas, g: CardGeometry, spare: dict[str, Any]) -> 
 
 
 # ---------------------------------------------------------------------------------------------
-# Materials: the generic `card --rules FILE`, and one named card per game.
-
-CARD_OPTIONS = frozenset({"panels", "large_print", "fold"})
-CARD_PAPERS = (Paper.A4, Paper.LETTER, Paper.A3)
+# The builder behind `card --rules FILE` and every game's rules card (printgen/games/__init__.py).
 
 
 def card_request(options: BuildOptions) -> CardRequest:
@@ -742,33 +738,13 @@ def card_request(options: BuildOptions) -> CardRequest:
     return CardRequest(options.paper, fold, options.panels, options.large_print)
 
 
-def build_card(options: BuildOptions, rules_path: Path | None = None) -> bytes:
-    path = options.rules if options.rules is not None else rules_path
-    if path is None:
+def build_card(options: BuildOptions) -> bytes:
+    if options.rules is None:
         raise InputError("the card needs a rules source: --rules seeds/FILE.md")
-    return render_card(load_rules(path), card_request(options))
+    return render_card(load_rules(options.rules), card_request(options))
 
 
-def _build_generic(options: BuildOptions, _progress: Progress | None) -> bytes:
+def build_rules_card(options: BuildOptions, _progress: Progress | None) -> bytes:
+    """The Builder of the `card` material and of every game's rules card: the registry hands a
+    game's card its source in seeds/ as `options.rules`."""
     return build_card(options)
-
-
-CARD = Material(
-    name="card",
-    description="Any rules source as a folding rules card: --rules FILE [--fold accordion|double]",
-    build=_build_generic,
-    accepts=frozenset({"rules"}) | CARD_OPTIONS,
-    papers=CARD_PAPERS,
-    standalone=False,
-)
-
-
-def card_material(name: str, description: str, seed: str) -> Material:
-    """A named rules card for one game's rules source in seeds/."""
-
-    def build(options: BuildOptions, _progress: Progress | None) -> bytes:
-        return build_card(options, SEEDS_DIR / seed)
-
-    return Material(
-        name=name, description=description, build=build, accepts=CARD_OPTIONS, papers=CARD_PAPERS
-    )

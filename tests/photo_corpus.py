@@ -52,13 +52,14 @@ class Blank:
 @cache
 def blank_sheet(paper: Paper = Paper.A4, mode: str = "duel") -> Blank:
     """The printed sheet, rendered from printgen's own PDF at SHEET_PX_PER_MM."""
+    from printgen.games import material_named
     from printgen.games.one_page_war.geometry import sheet_id
-    from printgen.games.one_page_war.sheets import MATERIALS
     from printgen.materials import BuildOptions
     from printgen.render.readback import render_page
 
     name = {"duel": "one-page-war", "solo": "one-page-war-solo"}[mode]
-    material = next(m for m in MATERIALS if m.name == name)
+    material = material_named(name)
+    assert material is not None
     pdf = material.build(BuildOptions(paper=paper), None)
     image = render_page(pdf, 0, dpi=SHEET_PX_PER_MM * 25.4)
     tag = SheetTag(

@@ -34,7 +34,7 @@ from printgen.games.one_page_war.geometry import (
 )
 from printgen.games.one_page_war.layout import Layout, load_layout
 from printgen.games.one_page_war.texts import SheetTexts, sheet_texts
-from printgen.materials import BuildOptions, Material, Progress
+from printgen.materials import BuildOptions, Progress
 from printgen.render.fiducials import draw_aruco, draw_qr
 from printgen.render.fonts import BODY, BOLD
 from printgen.render.fonts import COND as COND_FACE
@@ -560,25 +560,3 @@ def draw_tally(
     if y > H - 15:
         raise FitError(f"the tally sheet for {n} sheets runs {y - (H - 15):.1f} mm past its foot")
     canvas.restoreState()
-
-
-MATERIALS = (
-    Material(
-        name="one-page-war",
-        description="One Page War duel sheet (landscape; --copies N for a batch, each its own id)",
-        build=build_duel,
-        accepts=frozenset({"copies", "layout", "batch"}),
-    ),
-    Material(
-        name="one-page-war-solo",
-        description="One Page War solo sheet: the far side is the AI's, with its rules",
-        build=build_solo,
-        accepts=frozenset({"copies", "layout", "batch"}),
-    ),
-    Material(
-        name="one-page-war-team",
-        description="One Page War team pack: --pairs N duel sheets (2-6) and a team tally sheet",
-        build=build_team,
-        accepts=frozenset({"pairs", "copies", "layout", "batch"}),
-    ),
-)
