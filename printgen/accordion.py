@@ -289,6 +289,8 @@ def load_card_layout(request: CardRequest, scheme: FoldScheme) -> CardLayout:
         spare["notes"] = [
             n for n in spare["notes"] if n.get("scheme", scheme.value) == scheme.value
         ]
+    except InputError:
+        raise
     except (KeyError, TypeError, ValueError) as error:
         raise LayoutError(f"{LAYOUT_FILE}: missing or malformed value: {error}") from None
     if columns < 1 or geometry.panel_width < min_width:
@@ -717,8 +719,10 @@ def draw_spare_notes(canvas: Canvas, g: CardGeometry, spare: dict[str, Any]) -> 
         markup = f"<b>{escape(title)}{stop}</b> {escape(str(note['text']))}"
         story.append(paragraph(markup, style, f"spare note {title!r}"))
     boxes = spare_note_boxes(g, int(spare["columns"]), float(spare["gap_mm"]))
-    # A note reads best whole: the notes share out between the boxes, none split.
+    # A note reads best whole, so the notes share out between the boxes unsplit if they can.
     flowed = balanced(story, boxes, split=False)
+    if not flowed.fits:
+        flowed = balanced(story, boxes)
     if not flowed.fits:
         raise FitError(
             f"{LAYOUT_FILE}: the printing notes do not fit the spare paper of "
