@@ -214,6 +214,66 @@ def test_folds_show_their_direction_and_the_first_is_a_mountain(name: str, paper
     assert "FOLD 1 is a mountain fold" in text or "FOLD 2 away from you" in text
 
 
+def fold_directions(pdf: bytes, g: CardGeometry) -> list[bool]:
+    """Read back from the marks' dash patterns: for each upright fold, left to right, whether it
+    is a mountain seen from the top row's printed face (a dash-dot line there)."""
+    found = [s for s in segments(pdf) if s.dashed]
+    dot = max(len(s.dash_mm) for s in found)
+    y = g.page.height_mm - g.panel_height / 2
+    mountains = []
+    for k in range(1, g.columns):
+        x = k * g.panel_width
+        here = [
+            s
+            for s in found
+            if abs(s.x1_mm - x) < 0.2 and min(s.y1_mm, s.y2_mm) < y < max(s.y1_mm, s.y2_mm)
+        ]
+        assert len(here) == 1
+        mountains.append(len(here[0].dash_mm) == dot)
+    return mountains
+
+
+def folded_outside(mountains: list[bool]) -> tuple[tuple[int, str], tuple[int, str]]:
+    """Fold the strip as the marks say and return its two outside faces, top then bottom, as
+    (leaf, "front" or "back"); leaf 0 is the front panel's. Each leaf's front is the printed
+    face of the top row; a one-row card's backs are blank, a double card's are the bottom row."""
+    stack = [0]  # leaves, top to bottom
+    up = {0: True}  # whether a leaf's front faces up
+    for leaf, mountain in enumerate(mountains, start=1):
+        before = leaf - 1
+        # A mountain fold brings the two leaves' backs together, a valley their fronts.
+        below = up[before] if mountain else not up[before]
+        up[leaf] = not up[before]
+        if below:
+            stack.append(leaf)
+        else:
+            stack.insert(0, leaf)
+        assert stack[0] == leaf or stack[-1] == leaf, "a concertina folds onto its outside"
+    top, bottom = stack[0], stack[-1]
+    return (top, "front" if up[top] else "back"), (bottom, "back" if up[bottom] else "front")
+
+
+@pytest.mark.parametrize(("name", "paper"), CASES, ids=IDS)
+def test_folded_as_marked_the_card_shows_its_name_outside_and_no_blank_face(
+    name: str, paper: Paper
+) -> None:
+    pdf = built(name, paper)
+    g = geometry(name, paper)
+    outside = folded_outside(fold_directions(pdf, g))
+    assert (0, "front") in outside, "the front panel, with the game's name, is outside"
+    printed = {panel_of(i, g) for i in on_card(pdf, g)}
+    for leaf, face in outside:
+        panel = leaf if face == "front" else (leaf + g.columns if g.rows == 2 else None)
+        assert panel is not None, f"leaf {leaf + 1}'s blank back is outside"
+        assert panel in printed, f"panel {panel + 1} is outside and blank"
+
+
+def test_a_valley_first_would_leave_both_faces_blank() -> None:
+    """The reason the first fold is a mountain (issue 16): the fold model agrees."""
+    assert folded_outside([False, True, False]) == ((3, "back"), (0, "back"))
+    assert folded_outside([True, False, True]) == ((0, "front"), (3, "front"))
+
+
 # --- The text ---------------------------------------------------------------------------------
 
 
