@@ -444,6 +444,8 @@ def test_large_print_cards_keep_headings_with_their_text_and_addresses_whole() -
     for panel in range(g.panels):
         lowest = min((i for i in runs if panel_of(i, g) == panel), key=lambda i: i.bottom)
         assert lowest.run.size <= body + 0.01, f"panel {panel + 1} ends with a heading"
+    # Three panels on one side: the name is on the front; the back is panel 3's blank back.
+    assert folded_outside(fold_directions(pdf, g)) == ((0, "front"), (2, "back"))
 
 
 def test_large_print_that_fits_no_sheet_says_what_would_take_it() -> None:
