@@ -65,15 +65,31 @@ def flowable_text(item: Flowable) -> str:
     return " ".join(text.split())
 
 
+Heights = dict[tuple[int, float], float]
+
+
 def flow(
     story: Sequence[Flowable],
     boxes: Sequence[Box],
     fill: float | None = None,
     split: bool = True,
+    heights: Heights | None = None,
 ) -> Flowed:
     """Place `story` through `boxes` in order, each box filled to at most `fill` points deep
-    (its own height when None). With `split` False, every flowable stays whole in one box."""
+    (its own height when None). With `split` False, every flowable stays whole in one box.
+    `heights` keeps the story's wrapped heights by width between calls on the same story."""
     queue: deque[Flowable] = deque(story)
+    known = heights if heights is not None else {}
+    whole_items = {id(item) for item in story}
+
+    def height_of(item: Flowable, width: float) -> float:
+        # Only the story's own flowables are remembered: split parts are new each time, and
+        # an id is only unique while its object lives.
+        key = (id(item), width)
+        if key not in known or id(item) not in whole_items:
+            known[key] = item.wrap(width, 1e9)[1]
+        return known[key]
+
     placed: list[Placed] = []
     for index, box in enumerate(boxes):
         limit = box.height if fill is None else min(box.height, fill)
@@ -84,11 +100,13 @@ def flow(
             item = queue[0]
             gap = after + item.getSpaceBefore() if in_box else 0.0
             room = limit - used - gap
-            height = item.wrap(box.width, max(room, 0.0))[1]
+            height = height_of(item, box.width)
             whole = height <= room + 1e-6
             if whole:
                 queue.popleft()
             else:
+                # A split reads the lines of the last wrap, which must be at this width.
+                item.wrap(box.width, room)
                 parts = item.split(box.width, room) if split and room > 0 else []
                 if len(parts) < 2:
                     break
@@ -116,13 +134,14 @@ def flow(
 def balanced(story: Sequence[Flowable], boxes: Sequence[Box], split: bool = True) -> Flowed:
     """The flow at the smallest common fill depth that still takes the whole story, so the
     boxes end at about the same depth. A story that does not fit is returned as flowed."""
-    full = flow(story, boxes, split=split)
+    heights: Heights = {}
+    full = flow(story, boxes, split=split, heights=heights)
     if not full.fits:
         return full
     best, low, high = full, 0.0, max(full.depth(i) for i in range(len(boxes)))
     while high - low > _BALANCE_PRECISION:
         middle = (low + high) / 2
-        trial = flow(story, boxes, fill=middle, split=split)
+        trial = flow(story, boxes, fill=middle, split=split, heights=heights)
         if trial.fits:
             best, high = trial, middle
         else:
