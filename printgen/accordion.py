@@ -571,9 +571,12 @@ def _advice(root: ET.Element, source: str, request: CardRequest, tried: list[Ove
             result = fit(root, load_card_layout(asked, scheme), source)
             if isinstance(result, CardPlan):
                 normal = " in normal print" if request.large_print and not asked.large_print else ""
+                # The whole command: a game's named card is printed on A4 and Letter only,
+                # and `card --rules` takes every paper.
                 return (
                     f"it would fit {result.layout.geometry.describe()} on {asked.paper.label}"
-                    f"{normal} at {result.body_size:g} pt: {asked.flags()}"
+                    f"{normal} at {result.body_size:g} pt: printgen build card --rules {source} "
+                    f"{asked.flags()}"
                 )
             last = result
     g = last.layout.geometry

@@ -27,8 +27,6 @@ from printgen.render.units import Paper
 
 _RULES_CARD = "printgen.accordion:build_rules_card"
 _CARD_OPTIONS = frozenset({"panels", "large_print", "fold"})
-# A3 takes longer rules (six panels a row); A4 and Letter are what the cards are made for.
-_CARD_PAPERS = (Paper.A4, Paper.LETTER, Paper.A3)
 
 
 def _rules_card(name: str, description: str, source: str) -> Material:
@@ -38,7 +36,6 @@ def _rules_card(name: str, description: str, source: str) -> Material:
         description,
         _RULES_CARD,
         accepts=_CARD_OPTIONS,
-        papers=_CARD_PAPERS,
         rules_source=source,
     )
 
@@ -49,7 +46,8 @@ CARD = Material(
     "Any rules source as a folding rules card: --rules FILE [--fold accordion|double]",
     _RULES_CARD,
     accepts=frozenset({"rules"}) | _CARD_OPTIONS,
-    papers=_CARD_PAPERS,
+    # A3 takes longer rules than A4 or Letter can: six panels a row.
+    papers=(Paper.A4, Paper.LETTER, Paper.A3),
     standalone=False,
 )
 
