@@ -436,20 +436,29 @@ class CardPlan:
 
 @dataclass(frozen=True)
 class Overflow:
-    """A layout the text does not fit, even at its smallest body size."""
+    """A layout the text does not fit, even at its smallest body size: too long, or with a word
+    wider than a panel (then `wide_word` says so)."""
 
     layout: CardLayout
     body_size: float
     over_mm: float  # text left over after the last panel
     first_text: str  # the first text that did not fit
     estimated: bool  # from the text's length alone: the text is at least this much too long
+    wide_word: str = ""
 
     @property
     def amount(self) -> str:
         return f"{'at least ' if self.estimated else ''}{self.over_mm:.1f} mm"
 
+    @property
+    def shortfall(self) -> str:
+        """How it failed, in brief: "12.3 mm over", or "a word too wide"."""
+        return "a word too wide" if self.wide_word else f"{self.amount} over"
+
     def describe(self) -> str:
         g = self.layout.geometry
+        if self.wide_word:
+            return f"{g.describe()} on {g.paper.label}: {self.wide_word}"
         where = (
             "no text can fit from about" if self.estimated else "the first text that did not fit"
         )
@@ -467,7 +476,9 @@ def fit(root: ET.Element, layout: CardLayout, source: str) -> CardPlan | Overflo
     widest = max(box.width for box in boxes)
     sizes = layout.text.sizes
     smallest = card_story(root, layout.text, sizes[-1], source)
-    _check_words(smallest, boxes, source)
+    wide = _wide_word(smallest, boxes)
+    if wide:
+        return Overflow(layout, sizes[-1], 0.0, "", False, wide)
     # Cheap first, from the text's length: far too long at the smallest size is an error
     # without flowing anything (splitting a long paragraph again and again is slow).
     bound, first = _height_bound(smallest, widest, capacity)
@@ -475,11 +486,12 @@ def fit(root: ET.Element, layout: CardLayout, source: str) -> CardPlan | Overflo
         return Overflow(layout, sizes[-1], to_mm(bound - capacity), first, True)
     for size in sizes:
         story = smallest if size == sizes[-1] else card_story(root, layout.text, size, source)
-        if size != sizes[-1] and _height_bound(story, widest, capacity)[0] > capacity:
+        if size != sizes[-1] and (
+            _wide_word(story, boxes) or _height_bound(story, widest, capacity)[0] > capacity
+        ):
             continue
         flowed = flow(story, boxes)
         if flowed.fits:
-            _check_words(story, boxes, source)
             return CardPlan(layout, size, balanced(story, boxes))
     return Overflow(layout, sizes[-1], to_mm(flowed.left_over_height), _first_text(flowed), False)
 
@@ -510,28 +522,30 @@ def _height_bound(story: list[Paragraph], width: float, capacity: float) -> tupl
         height = ceil(text_width(text, style.fontName, style.fontSize) / line) * style.leading
         if crossing is None and total + height > capacity:
             share = max(0.0, (capacity - total) / height)
-            # From the word after the point the capacity runs out, on into what follows.
-            rest = text[int(share * len(text)) :].split(" ", 1)[-1]
+            # From the word where the capacity runs out, on into what follows.
+            cut = int(share * len(text))
+            rest = text[text.rfind(" ", 0, cut) + 1 :]
             first = " ".join([rest, *texts[index + 1 : index + 3]])
             crossing = index
         total += height
     return total, _quote(first) if crossing is not None else ""
 
 
-def _check_words(story: list[Paragraph], boxes: tuple[Box, ...], source: str) -> None:
-    """A word wider than the narrowest panel would be broken mid-word or stick out: an error."""
+def _wide_word(story: list[Paragraph], boxes: tuple[Box, ...]) -> str:
+    """What is wrong if a word is wider than the narrowest panel (it would be broken mid-word
+    or stick out over a fold), else ""."""
     width = min(box.width for box in boxes)
     for item in story:
         room = width - item.style.leftIndent - item.style.rightIndent
         if item.minWidth() > room + 1e-6:
             words = item.getPlainText().split()
-            font, fsize = item.style.fontName, item.style.fontSize
-            word = max(words, key=lambda w: text_width(w, font, fsize))
-            raise FitError(
-                f"{source}: the word {word[:60]!r} is {to_mm(item.minWidth()):.1f} mm wide at "
-                f"{fsize:g} pt, wider than a panel's {to_mm(room):.1f} mm of text: "
-                "put a space in it, or shorten it"
+            font, size = item.style.fontName, item.style.fontSize
+            word = max(words, key=lambda w: text_width(w, font, size))
+            return (
+                f"the word {word[:60]!r} is {to_mm(item.minWidth()):.1f} mm wide at {size:g} pt, "
+                f"wider than a panel's {to_mm(room):.1f} mm of text"
             )
+    return ""
 
 
 def plan_card(rules: RulesText, request: CardRequest) -> CardPlan:
@@ -547,8 +561,10 @@ def plan_card(rules: RulesText, request: CardRequest) -> CardPlan:
             return result
         tried.append(result)
     message = f"{rules.source}: the rules do not fit " + tried[-1].describe()
+    if tried[-1].wide_word and all(o.wide_word for o in tried):
+        message = f"{rules.source}: {tried[-1].wide_word} on {tried[-1].layout.geometry.describe()}"
     for other in tried[:-1]:
-        message += f"; nor {other.layout.geometry.describe()} ({other.amount} over)"
+        message += f"; nor {other.layout.geometry.describe()} ({other.shortfall})"
     raise FitError(f"{message}; {_advice(root, rules.source, request, tried)}")
 
 
@@ -580,6 +596,8 @@ def _advice(root: ET.Element, source: str, request: CardRequest, tried: list[Ove
                 )
             last = result
     g = last.layout.geometry
+    if last.wide_word:
+        return "no card's panels are that wide: put a space in the word, or shorten it"
     return (
         f"no card printgen folds takes it, not even {g.describe()} on {g.paper.label} "
         f"({last.amount} over at {last.body_size:g} pt): shorten the text"

@@ -192,7 +192,7 @@ def build(
     \b
     Examples:
       printgen build war-card --paper letter
-      printgen build card --rules seeds/war.md --panels 4 --large-print
+      printgen build card --rules seeds/war.md --fold double --large-print
       printgen build one-page-war --copies 40
     """
     known = {m.name: m for m in all_materials()}

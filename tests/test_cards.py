@@ -560,8 +560,14 @@ def test_far_too_long_fails_from_its_length_without_flowing(
 
 def test_a_word_wider_than_a_panel_is_an_error_not_broken(tmp_path: Path) -> None:
     source = write_source(tmp_path, "## Long\n\n- " + "x" * 90)
-    with pytest.raises(FitError, match=r"the word 'x{60}' is \d+\.\d mm wide"):
+    with pytest.raises(FitError, match=r"the word 'x{60}' is \d+\.\d mm wide.*put a space"):
         build_card(BuildOptions(rules=source))
+    # War's web address at 11 pt fits three large-print panels a row, not four: said so.
+    with pytest.raises(FitError) as error:
+        build_card(BuildOptions(rules=SEEDS_DIR / "war.md", panels=4, large_print=True))
+    message = str(error.value)
+    assert "nor the 4-panel accordion (a word too wide)" in message
+    assert "it would fit the 3-panel accordion on A4 at 11 pt" in message
 
 
 # --- Hostile rules sources through the command line -------------------------------------------
