@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+<<<<<<< HEAD
 from collections.abc import Sequence
+=======
+from enum import Enum
+>>>>>>> h-cards
 
 from reportlab.lib.colors import Color, black
 from reportlab.pdfgen.canvas import Canvas
@@ -40,6 +44,7 @@ def cut_line(canvas: Canvas, x1: float, y1: float, x2: float, y2: float) -> None
     _dashed(canvas, x1, y1, x2, y2, CUT_DASH)
 
 
+<<<<<<< HEAD
 # Write-in lines (boxes, tick boxes, name lines, score cells) must survive a photocopier in text
 # mode and a 50 % black-and-white scan: at least 0.35 mm wide and 80 % black. Lighter or
 # thinner line work is for decoration only.
@@ -76,6 +81,31 @@ def crop_marks(canvas: Canvas, marks: Sequence[MarkSegment]) -> None:
     for x1, y1, x2, y2 in marks:
         canvas.line(mm(x1), mm(y1), mm(x2), mm(y2))
     canvas.restoreState()
+=======
+class FoldDirection(Enum):
+    """Which way a fold goes, seen from the face the line is printed on."""
+
+    MOUNTAIN = "mountain"  # away from the viewer: the crease points at them, like a ridge
+    VALLEY = "valley"  # towards the viewer: the paper rises on both sides of the crease
+
+    @property
+    def opposite(self) -> FoldDirection:
+        return FoldDirection.VALLEY if self is FoldDirection.MOUNTAIN else FoldDirection.MOUNTAIN
+
+
+# Origami's convention, which folding diagrams have taught for decades: a valley fold is dashed,
+# a mountain fold dash-dot. The valley dash is FOLD_DASH, so an undirected fold reads as a valley.
+MOUNTAIN_DASH = (mm(3.0), mm(1.0), mm(0.6), mm(1.0))
+VALLEY_DASH = FOLD_DASH
+
+
+def directed_fold_line(
+    canvas: Canvas, x1: float, y1: float, x2: float, y2: float, direction: FoldDirection
+) -> None:
+    """A fold line drawn so its direction can be seen: dash-dot for mountain, dashed for valley."""
+    dash = MOUNTAIN_DASH if direction is FoldDirection.MOUNTAIN else VALLEY_DASH
+    _dashed(canvas, x1, y1, x2, y2, dash)
+>>>>>>> h-cards
 
 
 def scale_bar(canvas: Canvas, x: float, y: float, length_mm: float = 50.0) -> None:

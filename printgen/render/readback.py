@@ -36,6 +36,7 @@ class Segment:
     x2_mm: float
     y2_mm: float
     dashed: bool
+    dash_mm: tuple[float, ...] = ()  # the dash pattern, on and off lengths in millimetres
 
 
 def _reader(pdf: bytes) -> PdfReader:
@@ -84,7 +85,7 @@ def segments(pdf: bytes, page: int = 0) -> list[Segment]:
     """Straight strokes (`m`/`l` pairs) in page millimetres, with their dash state, including
     those inside form XObjects the page draws (a sheet's fixed art is often one form)."""
     return [
-        Segment(s.x1_mm, s.y1_mm, s.x2_mm, s.y2_mm, s.dashed)
+        Segment(s.x1_mm, s.y1_mm, s.x2_mm, s.y2_mm, s.dashed, s.dash_mm)
         for s in _line_work(pdf, page)
         if not s.from_rect
     ]
@@ -103,6 +104,7 @@ class Stroke:
     darkness: float  # 0 white .. 1 black, of the stroke colour
     stroked: bool  # False for a piece of a path that is only filled (or not painted)
     from_rect: bool = False
+    dash_mm: tuple[float, ...] = ()  # the dash pattern, on and off lengths in millimetres
 
     @property
     def length_mm(self) -> float:
@@ -136,7 +138,7 @@ class _Graphics:
     """The parts of the PDF graphics state that decide how a stroke prints."""
 
     ctm: Matrix = _IDENTITY
-    dashed: bool = False
+    dash: tuple[float, ...] = ()  # on and off lengths in millimetres; () a solid line
     width: float = 1.0  # user space units
     darkness: float = 1.0  # PDF's initial stroke colour is black
 
@@ -186,7 +188,7 @@ def _walk_strokes(content: Any, resources: Any, gs: _Graphics, found: list[Strok
             a, b, c, d, e, f = (float(v) for v in operands)
             gs = replace(gs, ctm=_concat((a, b, c, d, e, f), gs.ctm))
         elif op == b"d":
-            gs = replace(gs, dashed=len(operands[0]) > 0)
+            gs = replace(gs, dash=tuple(to_mm(float(v)) for v in operands[0]))
         elif op == b"w":
             gs = replace(gs, width=float(operands[0]))
         elif op in (b"G", b"RG", b"K"):
@@ -218,11 +220,12 @@ def _walk_strokes(content: Any, resources: Any, gs: _Graphics, found: list[Strok
                         to_mm(y1),
                         to_mm(x2),
                         to_mm(y2),
-                        gs.dashed,
+                        bool(gs.dash),
                         to_mm(gs.width * scale),
                         gs.darkness,
                         op in _STROKING,
                         from_rect,
+                        gs.dash,
                     )
                 )
             pieces = []
