@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-<<<<<<< HEAD
 from collections.abc import Sequence
-=======
 from enum import Enum
->>>>>>> h-cards
 
 from reportlab.lib.colors import Color, black
 from reportlab.pdfgen.canvas import Canvas
@@ -44,7 +41,6 @@ def cut_line(canvas: Canvas, x1: float, y1: float, x2: float, y2: float) -> None
     _dashed(canvas, x1, y1, x2, y2, CUT_DASH)
 
 
-<<<<<<< HEAD
 # Write-in lines (boxes, tick boxes, name lines, score cells) must survive a photocopier in text
 # mode and a 50 % black-and-white scan: at least 0.35 mm wide and 80 % black. Lighter or
 # thinner line work is for decoration only.
@@ -81,7 +77,8 @@ def crop_marks(canvas: Canvas, marks: Sequence[MarkSegment]) -> None:
     for x1, y1, x2, y2 in marks:
         canvas.line(mm(x1), mm(y1), mm(x2), mm(y2))
     canvas.restoreState()
-=======
+
+
 class FoldDirection(Enum):
     """Which way a fold goes, seen from the face the line is printed on."""
 
@@ -105,7 +102,6 @@ def directed_fold_line(
     """A fold line drawn so its direction can be seen: dash-dot for mountain, dashed for valley."""
     dash = MOUNTAIN_DASH if direction is FoldDirection.MOUNTAIN else VALLEY_DASH
     _dashed(canvas, x1, y1, x2, y2, dash)
->>>>>>> h-cards
 
 
 def scale_bar(canvas: Canvas, x: float, y: float, length_mm: float = 50.0) -> None:
