@@ -505,7 +505,8 @@ def _night_table(entries: tuple[Kept[Entry], ...]) -> str:
         if entry.members:
             continue
         writer.writerow(
-            [
+            _cell_text(value)
+            for value in [
                 kept.number,
                 time.strftime("%H:%M", time.localtime(entry.made)),
                 result.title if result else "One Page War",
@@ -517,6 +518,12 @@ def _night_table(entries: tuple[Kept[Entry], ...]) -> str:
             ]
         )
     return out.getvalue()
+
+
+def _cell_text(value: object) -> str:
+    """A value as a CSV cell that no spreadsheet takes for a formula."""
+    text = str(value)
+    return "'" + text if text[:1] in {"=", "+", "-", "@", "\t", "\r"} else text
 
 
 def _toml(sheet: Mapping[str, Any]) -> str:

@@ -63,7 +63,7 @@ class Cell:
         """A reading as the field holds it."""
         if self.kind == "allies":
             return "S" if value == "S" else ""
-        return "" if value in {"_", "empty"} else value
+        return "" if value in {"_", "empty", "?"} else value
 
     @property
     def choices(self) -> tuple[tuple[str, str], ...]:
@@ -256,8 +256,9 @@ def corrected_sheet(photo: PhotoSheet, corrections: Corrections) -> dict[str, An
     for cell in photo.to_confirm:
         table = arenas.get(cell.arena)
         value = corrections.values.get(cell.field, "")
-        if not isinstance(table, dict):
-            continue
+        untouched = value == cell.as_field(cell.reading)
+        if not isinstance(table, dict) or (untouched and cell.field not in corrections.confirmed):
+            continue  # as read until a person looks: "another mark" stays one, not empty
         if cell.kind == "allies":
             if value == "S":
                 table["allies"] = True
