@@ -139,7 +139,6 @@ REFUSED_REQUESTS = [
     ("GET", "/"),
     ("GET", "/?t=wrong"),
     ("GET", f"/?t={TOKEN[:-1]}"),
-    ("GET", "/static/style.css"),
     ("GET", "/materials/war-card.pdf?paper=a4"),
     ("GET", "/results"),
     ("GET", "/no-such-page"),
@@ -165,10 +164,19 @@ def test_a_refusal_never_shows_the_token(
     assert list(uploads.iterdir()) == []
 
 
+def test_the_stylesheet_and_script_need_no_token_and_carry_none(guarded: FlaskClient) -> None:
+    for url in ("/static/style.css", "/static/shrink.js", f"/static/style.css?t={TOKEN}"):
+        response = guarded.get(url)
+        assert response.status_code == 200 and TOKEN not in response.text
+    page = guarded.get("/").text
+    assert 'href="/static/style.css"' in page  # a refusal page is styled too
+
+
 def test_with_the_token_every_link_and_form_carries_it(guarded: FlaskClient) -> None:
     for url in ("/", "/type", "/materials", "/photo"):
         page = guarded.get(f"{url}?t={TOKEN}").text
         links = re.findall(r'(?:href|action|src)="([^"]+)"', page)
+        links = [link for link in links if not link.startswith("/static/")]
         assert links and all(f"t={TOKEN}" in link for link in links), url
     # A GET form drops its action's query: it carries the token as a field.
     materials = guarded.get(f"/materials?t={TOKEN}").text
@@ -237,7 +245,8 @@ def test_the_lan_address_is_answered_and_loopback_names_by_default(uploads: Path
     "headers",
     [
         {"Origin": "http://evil.example"},
-        {"Origin": "null"},
+        {"Origin": "http://localhost.evil.example"},
+        {"Sec-Fetch-Site": "cross-site", "Origin": "null"},
         {"Sec-Fetch-Site": "cross-site"},
         {"Sec-Fetch-Site": "same-site", "Origin": "http://localhost"},
     ],
@@ -254,9 +263,14 @@ def test_a_cross_site_form_post_is_refused(
 
 
 def test_a_post_from_the_apps_own_page_is_taken(client: FlaskClient) -> None:
-    headers = {"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"}
-    response = client.post("/type", data={"text": DUEL.read_text()}, headers=headers)
-    assert response.status_code == 303
+    # With the no-referrer policy a browser's own form post says Origin "null".
+    for headers in (
+        {"Origin": "null", "Sec-Fetch-Site": "same-origin"},
+        {"Origin": "http://localhost"},
+        {},
+    ):
+        response = client.post("/type", data={"text": DUEL.read_text()}, headers=headers)
+        assert response.status_code == 303, headers
 
 
 def test_kept_results_are_capped_by_count_oldest_first(uploads: Path) -> None:
@@ -855,11 +869,13 @@ def test_a_finished_game_with_cells_to_confirm_says_so_in_words(
     """Item 7: not "Winner so far", not "3 unsure cells" in the reader's words."""
     page = photo_result(client).text
     assert "Winner as read: <strong" in page and "so far" not in page
-    assert text_of(page, "status") == "Final result, once the 3 cells below are confirmed."
+    assert (
+        text_of(page, "status") == "Final result, once 3 cells read from the photo are confirmed."
+    )
     assert "3 cells could not be read for sure" in page
     unsure_duel.unsure = unsure_duel.unsure[:1]
     one = photo_result(client).text
-    assert text_of(one, "status") == "Final result, once the 1 cell below is confirmed."
+    assert text_of(one, "status") == "Final result, once 1 cell read from the photo is confirmed."
     assert "1 cell could not" in one and "1 cells" not in one
 
 
@@ -871,7 +887,10 @@ def test_choosing_a_reading_scores_with_it_and_confirms_that_cell_only(
     after = scored(client, correct(client, page, pick="square|Air|1|3=4"))
     assert text_of(after.text, "winner") == "Second"
     assert field_value(after.text, "square|Air|1|3") == "4"
-    assert text_of(after.text, "status") == "Final result, once the 2 cells below are confirmed."
+    assert (
+        text_of(after.text, "status")
+        == "Final result, once 2 cells read from the photo are confirmed."
+    )
     assert result_url(after) == result_url(page)
 
 

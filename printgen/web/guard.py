@@ -1,11 +1,12 @@
 """Who may use the app, and the headers every answer carries.
 
-- With `--lan`, every request must carry the token from the QR code (`?t=TOKEN`). Links the app
-  makes carry it only on pages answered to a request that had it: a refusal never hands it out.
+- With `--lan`, every request must carry the token from the QR code (`?t=TOKEN`), but for the
+  stylesheet and script. Links the app makes carry it only on pages answered to a request that
+  had it: a refusal never hands it out.
 - `Host` must name the address served, so a web page whose name an attacker points at this
   machine (DNS rebinding) cannot read it.
-- A form post must come from the app's own pages (`Origin` / `Sec-Fetch-Site`), so another site
-  open on the phone cannot post sheets or photos to it.
+- A form post must come from the app's own pages (`Sec-Fetch-Site`, or `Origin` from a browser
+  too old to send it), so another site open on the phone cannot post sheets or photos to it.
 - Every answer forbids inline script and style, framing, sniffing and the Referer; pages and
   results are never cached (they carry the token, and a result is the table's business)."""
 
@@ -54,7 +55,9 @@ def install(app: Flask, token: str | None, hosts: Collection[str]) -> None:
         name = _host_name(request.host)
         if allowed and name not in allowed:
             raise Refusal(421, "This server answers only at the address it printed.")
-        if token is not None:
+        # The stylesheet and script are the same for everyone and hold nothing private: served
+        # without the token, so that a refusal page is styled too.
+        if token is not None and request.endpoint != "static":
             given = request.args.get(TOKEN_ARG, "")
             if not hmac.compare_digest(given.encode(), token.encode()):
                 abort(403)
@@ -65,7 +68,7 @@ def install(app: Flask, token: str | None, hosts: Collection[str]) -> None:
     @app.url_defaults
     def carry_token(endpoint: str, values: dict[str, Any]) -> None:
         # Only a request that showed the token gets links carrying it.
-        if g.get("token") is not None:
+        if g.get("token") is not None and endpoint != "static":
             values.setdefault(TOKEN_ARG, g.token)
 
     @app.context_processor
@@ -91,10 +94,13 @@ def _host_name(host: str) -> str:
 
 
 def _same_site() -> bool:
+    """Whether a post comes from the app's own page. Browsers say so in Sec-Fetch-Site (all
+    current ones); an older browser is judged by Origin, which the no-referrer policy turns
+    into "null" for the app's own forms, so only a foreign origin is refused there."""
     fetch_site = request.headers.get("Sec-Fetch-Site")
-    if fetch_site is not None and fetch_site not in SAME_SITE:
-        return False
-    origin = request.headers.get("Origin")
-    if origin is None:
-        return True  # not a browser's cross-site post: browsers send Origin on every post
+    if fetch_site is not None:
+        return fetch_site in SAME_SITE
+    origin = request.headers.get("Origin", "null")
+    if origin == "null":
+        return True
     return hmac.compare_digest(origin.lower(), f"{request.scheme}://{request.host}".lower())

@@ -25,7 +25,8 @@ from printgen.materials import ScoreReport
 SQUARE_VALUE = re.compile(r"^(\d{1,2}|\*|_)$")
 MAX_NAME = 40
 # A crop shows the cell and this much of the sheet around it (share of the cell's size).
-CROP_MARGIN = 0.25
+CROP_MARGIN = 0.12
+LABEL_CLEARANCE_MM = 0.4
 CROP_HEIGHT_PX = 120
 IMAGE_QUALITY = 82
 
@@ -166,9 +167,10 @@ def _pictures(
             cropped.append(cell)
             continue
         margin = CROP_MARGIN * min(e.w, e.h)
+        # Above a cell (on the page) the picture writes its reading: leave that out.
         box = (
             max(0, round((e.x - margin) * scale)),
-            max(0, round((e.y - margin) * scale)),
+            max(0, round((e.y - LABEL_CLEARANCE_MM) * scale)),
             min(picture.width, round((e.x + e.w + margin) * scale)),
             min(picture.height, round((e.y + e.h + margin) * scale)),
         )

@@ -70,8 +70,12 @@ def _shown(material: Material, title: str, game: str) -> Shown:
     text = re.sub(r"\s*\((?:[^()]*;)?\s*for a batch, each its own id\)", "", text)
     text = text.removeprefix(title).lstrip(" :")
     heading, _, detail = text.partition(":")
-    heading = heading[:1].upper() + heading[1:]
-    return Shown(material, heading.strip(), detail.strip(), layout_names(game))
+    heading, detail = heading.strip(), detail.strip()
+    return Shown(material, _first_up(heading), _first_up(detail), layout_names(game))
+
+
+def _first_up(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def options_from(material: Material, args: Mapping[str, str]) -> BuildOptions:

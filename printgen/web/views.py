@@ -77,10 +77,11 @@ class ResultView:
             Standing.ROUND: "Round scored: the game goes on.",
         }[self.standing]
         if self.to_confirm:
+            verb = "is" if self.to_confirm == 1 else "are"
             cells = plural(self.to_confirm, "cell")
-            words = words.removesuffix(".") + f", once the {cells} below are confirmed."
-            if self.to_confirm == 1:
-                words = words.replace(" are confirmed", " is confirmed")
+            words = (
+                words.removesuffix(".") + f", once {cells} read from the photo {verb} confirmed."
+            )
         return words
 
     @property
