@@ -1037,7 +1037,7 @@ def test_a_team_packs_sheets_are_combined_into_the_team_result(
     client: FlaskClient, reader: FakeReader
 ) -> None:
     """Item 18: near sides are team 1, far sides team 2, as the pack seats them."""
-    reader.sheet_id = "T0C1D"
+    reader.sheet_id = "T-0C1D-0001"
     team = example(EXAMPLES / "one-page-war" / "team.toml")
     sheets = iter(team["sheets"])
 
@@ -1056,6 +1056,20 @@ def test_a_team_packs_sheets_are_combined_into_the_team_result(
     # As typed in: team South (the far sides, Ben and Dee) wins 5 arenas to 4.
     assert text_of(page, "winner") == "Team 2"
     assert text_of(page, "summary") == "team Team 2 wins: arenas Team 1 4, Team 2 5"
+
+
+def test_team_sheets_of_different_packs_are_not_combined(
+    client: FlaskClient, reader: FakeReader
+) -> None:
+    ids = iter(["T-0C1D-0001", "T-99AA-0002"])
+
+    def reading(path: Path, options: Any) -> Any:
+        reader.sheet_id = next(ids)
+        return FakeReader.__call__(reader, path, options)
+
+    test_client = create_app(photo_reader=reading).test_client()
+    page = scored(test_client, post_photos(test_client, ["t1.jpg", "t2.jpg"])).text
+    assert "The team game" not in page
 
 
 def test_the_nights_table_lists_every_result(client: FlaskClient, reader: FakeReader) -> None:
@@ -1127,3 +1141,14 @@ def test_a_real_photo_with_no_sheet_is_422_with_the_readers_message(uploads: Pat
 def test_a_get_on_a_form_target_is_405(client: FlaskClient) -> None:
     assert client.get("/photo/correct").status_code == 404
     assert client.put("/type").status_code == 405
+
+
+@pytest.mark.parametrize("layout", ["../package-war/pad", "/etc/hostname", "nope"])
+def test_a_sheets_layout_is_only_one_the_project_ships(client: FlaskClient, layout: str) -> None:
+    """Issue 19: a sheet's `layout` named any file; the page quotes no path of the machine."""
+    from printgen.paths import ROOT
+
+    text = DUEL.read_text("utf-8").replace('layout = "standard"', f'layout = "{layout}"')
+    response = client.post("/type", data={"text": text})
+    assert response.status_code == 422
+    assert str(ROOT) not in response.text and "layouts/" not in response.text

@@ -438,9 +438,16 @@ def _scored_photo(entry: Entry, photo: PhotoSheet, corrections: Corrections) -> 
 
 
 def _is_team_pack(entries: list[Entry]) -> bool:
-    """Photos that are all sheets of one team pack (their ids start with T)."""
+    """Photos that are all sheets of one printed team pack: team ids (T-XXXX-NNNN) sharing the
+    pack's XXXX, which the pack size and print run decide."""
     ids = [e.photo.sheet_id for e in entries if e.photo is not None]
-    return len(ids) >= 2 and len(ids) == len(entries) and all(i.startswith("T") for i in ids)
+    packs = {i.rsplit("-", 1)[0] for i in ids}
+    return (
+        len(ids) >= 2
+        and len(ids) == len(entries)
+        and len(packs) == 1
+        and all(i.startswith("T-") for i in ids)
+    )
 
 
 def _team_result(members: list[Entry]) -> tuple[ResultView | None, str | None]:
