@@ -7,14 +7,17 @@ import random
 
 from timing import median_seconds
 
+from printgen.games import material_named
 from printgen.games.one.engine import Match, capture_paths
 from printgen.games.one.layout import load_layout
-from printgen.games.one.materials import BOARD, SCORE_SHEET, TILED_BOARD
 from printgen.games.one.referee import score_position
 from printgen.materials import BuildOptions
 from printgen.render.units import Paper
 
 RUNS = 7
+BOARD, TILED_BOARD, SCORE_SHEET = (
+    material_named(n) for n in ("one-board", "one-board-tiled", "one-score")
+)
 
 
 def playout(seed: int, players: int) -> Match:

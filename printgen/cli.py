@@ -10,17 +10,19 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.shell_completion import CompletionItem
 
 from printgen.errors import InputError, PrintgenError
+from printgen.games import all_games, all_materials, game_named
 from printgen.materials import (
     OPTION_NAMES,
     BuildOptions,
+    Game,
     Material,
     PhotoOptions,
     ScoreReport,
 )
 from printgen.paths import OUTPUT_DIR
-from printgen.render.pdf import write_atomic
 from printgen.render.units import Paper
 from printgen.scoring import load_document, read_photo, score_document
 
@@ -34,23 +36,50 @@ SHEET_SUFFIXES = frozenset({".toml", ".json"})
 
 
 class PrintgenGroup(click.Group):
-    """Adds each game's own subcommands (`printgen war ...`) when they are asked for."""
+    """Adds each game's own commands (`printgen war ...`) from the registry. A game's command
+    module is imported only when one of its commands runs: the listing in `--help` and shell
+    completion use the registry's one line (`Game.commands_help`)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        from printgen.games import all_games
-
-        names = set(super().list_commands(ctx))
-        names.update(game.name for game in all_games() if game.commands is not None)
-        return sorted(names)
+        return sorted({*super().list_commands(ctx), *_game_commands()})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             return command
-        from printgen.games import game_named
+        game = _game_commands().get(cmd_name)
+        return game.command_group() if game is not None else None
 
-        game = game_named(cmd_name)
-        return game.commands if game is not None else None
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = self._summaries(formatter.width)
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list[CompletionItem]:
+        items = [
+            CompletionItem(name, help=summary)
+            for name, summary in self._summaries(80)
+            if name.startswith(incomplete)
+        ]
+        # The group's options (click.Command's part), without importing every game's commands.
+        return items + click.Command.shell_complete(self, ctx, incomplete)
+
+    def _summaries(self, width: int) -> list[tuple[str, str]]:
+        """(name, one line) for every command, as click would show it, importing no game."""
+        limit = width - 6 - max(len(name) for name in [*self.commands, *_game_commands()])
+        rows = {
+            name: command.get_short_help_str(limit)
+            for name, command in self.commands.items()
+            if not command.hidden
+        }
+        for name, game in _game_commands().items():
+            # A stand-in command carrying the registry's line, shortened exactly as click would.
+            rows[name] = click.Command(name, help=game.commands_help).get_short_help_str(limit)
+        return sorted(rows.items())
+
+
+def _game_commands() -> dict[str, Game]:
+    return {game.name: game for game in all_games() if game.commands is not None}
 
 
 @click.group(cls=PrintgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -78,16 +107,31 @@ def fail(message: str, code: int = EXIT_ERROR) -> None:
 @cli.command("list")
 def list_materials() -> None:
     """Show every material printgen can build, with a one-line description."""
-    from printgen.games import all_materials
-
     materials = all_materials()
     width = max(len(m.name) for m in materials)
     for material in materials:
         click.echo(f"{material.name:<{width}}  {material.description}")
 
 
+def _complete_material(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    names = [(m.name, m.description) for m in all_materials()] + [("all", "every material")]
+    return [CompletionItem(name, help=text) for name, text in names if name.startswith(incomplete)]
+
+
+def _complete_game(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    return [
+        CompletionItem(game.name, help=game.title)
+        for game in all_games()
+        if game.layout is not None and game.name.startswith(incomplete)
+    ]
+
+
 @cli.command()
-@click.argument("names", nargs=-1, required=True)
+@click.argument("names", nargs=-1, required=True, shell_complete=_complete_material)
 @click.option(
     "--paper",
     type=click.Choice([p.value for p in Paper]),
@@ -149,8 +193,6 @@ def build(
       printgen build card --rules seeds/war.md --panels 4 --large-print
       printgen build one-page-war --copies 40
     """
-    from printgen.games import all_materials
-
     known = {m.name: m for m in all_materials()}
     if "all" in names:
         chosen = [m for m in known.values() if m.standalone]
@@ -238,12 +280,14 @@ def _build_one(
             data = material.build(options, None)
     except PrintgenError as error:
         fail(f"{material.name}: {error}")
+    from printgen.files import write_atomic
+
     write_atomic(target, data)
     return target
 
 
 @cli.command()
-@click.argument("game")
+@click.argument("game", shell_complete=_complete_game)
 @click.option("--layout", "layout_name", default="standard", show_default=True)
 @click.option(
     "--paper", type=click.Choice([p.value for p in Paper]), default="a4", show_default=True
@@ -251,15 +295,13 @@ def _build_one(
 @click.option("--json", "as_json", is_flag=True, help="Print the geometry as JSON (the default).")
 def layout(game: str, layout_name: str, paper: str, as_json: bool) -> None:
     """Print a game sheet's geometry in millimetres: every element, as drawn and as read back."""
-    from printgen.games import all_games, game_named
-
     found = game_named(game)
     if found is None or found.layout is None:
         names = ", ".join(g.name for g in all_games() if g.layout is not None)
         fail(f"no layout for {game!r}; games with layouts: {names or 'none yet'}")
         return
     try:
-        data = found.layout(layout_name, Paper(paper))
+        data = found.layout_data()(layout_name, Paper(paper))
     except PrintgenError as error:
         fail(str(error))
         return

@@ -15,17 +15,18 @@ from printgen.materials import PhotoOptions, ScoreOptions, ScoreReport
 
 
 def read_photo(path: Path, options: PhotoOptions) -> ScoreReport:
-    """Score a photographed sheet with the game that reads photos."""
+    """Score a photographed sheet with the game that reads photos (its reader imported now)."""
     from printgen.games import all_games
 
-    readers = [g.read_photo for g in all_games() if g.read_photo is not None]
+    readers = [g for g in all_games() if g.read_photo is not None]
     if not readers:
         raise InputError(f"{path}: reading photos is not available yet; type the sheet in")
-    return readers[0](path, options)
+    return readers[0].photo_reader()(path, options)
 
 
 def score_document(document: Mapping[str, Any], source: str, partial: bool) -> ScoreReport:
-    """Score a typed-in sheet with the referee its `game` key names; `source` names it in errors."""
+    """Score a typed-in sheet with the referee its `game` key names; `source` names it in errors.
+    Only that game's referee is imported."""
     from printgen.games import all_games, game_named
 
     name = document.get("game")
@@ -35,7 +36,7 @@ def score_document(document: Mapping[str, Any], source: str, partial: bool) -> S
     if game is None or game.score is None:
         known = ", ".join(g.name for g in all_games() if g.score is not None)
         raise InputError(f"{source}: game {name!r} has no referee; known: {known or 'none yet'}")
-    return game.score(document, source, ScoreOptions(partial=partial))
+    return game.referee()(document, source, ScoreOptions(partial=partial))
 
 
 def load_document(path: Path) -> Mapping[str, Any]:

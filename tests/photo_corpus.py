@@ -9,7 +9,8 @@ sometimes an EXIF orientation instead of turned pixels. Everything is determinis
 The writers are the held-out ones of training/handwriting.py (seeds and fonts never seen in
 training) unless `held_out=False`.
 
-    python tests/photo_corpus.py OUT_DIR [--count N] [--size 4032x3024]   # writes photos + truth
+    python tests/photo_corpus.py OUT_DIR [--count N] [--size 4032x3024] [--layout-version 1]
+                                         # writes photos + truth
 """
 
 from __future__ import annotations
@@ -50,20 +51,19 @@ class Blank:
 
 
 @cache
-def blank_sheet(paper: Paper = Paper.A4, mode: str = "duel") -> Blank:
-    """The printed sheet, rendered from printgen's own PDF at SHEET_PX_PER_MM."""
+def blank_sheet(paper: Paper = Paper.A4, mode: str = "duel", version: int | None = None) -> Blank:
+    """The printed sheet, rendered from printgen's own PDF at SHEET_PX_PER_MM; `version` draws
+    an earlier version of the layout (None: the current one)."""
     from printgen.games.one_page_war.geometry import sheet_id
-    from printgen.games.one_page_war.sheets import MATERIALS
+    from printgen.games.one_page_war.sheets import build_duel, build_solo
     from printgen.materials import BuildOptions
     from printgen.render.readback import render_page
 
-    name = {"duel": "one-page-war", "solo": "one-page-war-solo"}[mode]
-    material = next(m for m in MATERIALS if m.name == name)
-    pdf = material.build(BuildOptions(paper=paper), None)
+    build = {"duel": build_duel, "solo": build_solo}[mode]
+    pdf = build(BuildOptions(paper=paper), None, version=version)
     image = render_page(pdf, 0, dpi=SHEET_PX_PER_MM * 25.4)
-    tag = SheetTag(
-        "standard", load_layout("standard").version, paper, sheet_id(mode, "standard", paper, 1)
-    )
+    layout = load_layout("standard", version)
+    tag = SheetTag("standard", layout.version, paper, sheet_id(mode, "standard", paper, 1))
     return Blank(image, tag)
 
 
@@ -81,10 +81,12 @@ class Filled:
     tag: SheetTag
 
 
-def random_game(rng: np.random.Generator, mode: str, finished: bool = True) -> dict[Key, str]:
+def random_game(
+    rng: np.random.Generator, mode: str, finished: bool = True, version: int | None = None
+) -> dict[Key, str]:
     """A legal finished sheet: dice numbers, power uses ticked on both sides, their effects."""
-    layout = load_layout("standard")
-    geometry = sheet_geometry("standard", Paper.A4)
+    layout = load_layout("standard", version)
+    geometry = sheet_geometry("standard", Paper.A4, version)
     truth: dict[Key, str] = {}
     uses = {a.name: int(rng.integers(0, a.ticks + 1)) for a in layout.arenas}
     armored = sum(uses[a.name] for a in layout.arenas if a.power == "Armored support")
@@ -136,7 +138,7 @@ def fill_sheet(
         else np.array(rng.choice([[0.1, 0.1, 0.12], [0.12, 0.15, 0.5]]))
         for side, w in writers.items()
     }
-    geometry = sheet_geometry(blank.tag.layout, blank.tag.paper)
+    geometry = sheet_geometry(blank.tag.layout, blank.tag.paper, blank.tag.version)
     for e in geometry.elements:
         value = truth.get(key(e))
         if value is None or value in ("_", "empty"):
@@ -329,15 +331,17 @@ def make_photo(
     truth: dict[Key, str] | None = None,
     finished: bool = True,
     edit: Callable[[np.ndarray, SheetGeometry], None] | None = None,
+    version: int | None = None,
 ) -> CorpusPhoto:
+    """A photo of a filled sheet; `version` photographs an earlier version of the layout."""
     rng = np.random.default_rng([seed, 99])
     mode = mode or str(rng.choice(["duel", "duel", "solo"]))
     paper = paper or (Paper.A4 if rng.random() < 0.6 else Paper.LETTER)
-    blank = blank_sheet(paper, mode)
-    truth = truth if truth is not None else random_game(rng, mode, finished)
+    blank = blank_sheet(paper, mode, version)
+    truth = truth if truth is not None else random_game(rng, mode, finished, version)
     sheet = fill_sheet(blank, truth, seed, held_out)
     if edit is not None:
-        edit(sheet, sheet_geometry(blank.tag.layout, blank.tag.paper))
+        edit(sheet, sheet_geometry(blank.tag.layout, blank.tag.paper, blank.tag.version))
     shot = shot or random_shot(rng, size)
     photo = photograph(sheet, shot)
     save_photo(photo, out, shot)
@@ -382,11 +386,18 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=10)
     parser.add_argument("--first-seed", type=int, default=1000)
     parser.add_argument("--size", default="4032x3024")
+    parser.add_argument(
+        "--layout-version",
+        type=int,
+        help="photograph this version of the layout (default: current)",
+    )
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.split("x"))
     args.out.mkdir(parents=True, exist_ok=True)
     for seed in range(args.first_seed, args.first_seed + args.count):
-        photo = make_photo(args.out / f"sheet-{seed}.jpg", seed, (width, height))
+        photo = make_photo(
+            args.out / f"sheet-{seed}.jpg", seed, (width, height), version=args.layout_version
+        )
         truth = {"/".join(str(p) for p in k): v for k, v in photo.truth.items()}
         (args.out / f"sheet-{seed}.json").write_text(json.dumps(truth, indent=1))
         print(photo.path, photo.mode, photo.tag.paper.value, photo.shot)

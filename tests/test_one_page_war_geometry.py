@@ -196,7 +196,7 @@ def _variant(changes: dict, arenas: tuple[ArenaSpec, ...] | None = None) -> Layo
     base = load_layout("standard")
     raw = copy.deepcopy(base.raw)
     raw["sheet"].update(changes)
-    return Layout("variant", base.version, arenas or base.arenas, raw)
+    return Layout("variant", base.version, arenas or base.arenas, base.lines, raw)
 
 
 def test_sizes_under_the_minimum_are_refused() -> None:

@@ -17,7 +17,7 @@ from reportlab.pdfgen.canvas import Canvas
 from printgen.errors import LayoutError
 from printgen.games.one.engine import Board, Point
 from printgen.games.one.layout import Drawing, OneLayout, load_layout
-from printgen.materials import BuildOptions, Material, Progress
+from printgen.materials import BuildOptions, Progress
 from printgen.render.fonts import BODY, BOLD
 from printgen.render.marks import cut_line, scale_bar
 from printgen.render.pdf import PdfMeta, new_canvas
@@ -627,39 +627,16 @@ def _write_on(canvas: Canvas, label: str, x: float, baseline: float, width: floa
 # Materials
 
 
-def _build_board(options: BuildOptions, _progress: Progress | None) -> bytes:
+def build_board(options: BuildOptions, _progress: Progress | None) -> bytes:
     return render_board(load_layout(options.layout), options.paper)
 
 
-def _build_tiled(options: BuildOptions, _progress: Progress | None) -> bytes:
+def build_tiled_board(options: BuildOptions, _progress: Progress | None) -> bytes:
     return render_tiled_board(load_layout(options.layout), options.paper)
 
 
-def _build_score(options: BuildOptions, _progress: Progress | None) -> bytes:
+def build_score_sheet(options: BuildOptions, _progress: Progress | None) -> bytes:
     return render_score_sheet(load_layout(options.layout), options.paper)
-
-
-BOARD = Material(
-    "one-board",
-    "ONE: the circular board, as large as the paper allows, every intersection labelled",
-    _build_board,
-    accepts=frozenset({"layout"}),
-    papers=(Paper.A4, Paper.LETTER, Paper.A3),
-)
-TILED_BOARD = Material(
-    "one-board-tiled",
-    "ONE: a larger board on two sheets that tile, with alignment marks and an overlap",
-    _build_tiled,
-    accepts=frozenset({"layout"}),
-    papers=(Paper.A4, Paper.LETTER),
-)
-SCORE_SHEET = Material(
-    "one-score",
-    "ONE: score sheet, each player's largest group, captured stones and total",
-    _build_score,
-    accepts=frozenset({"layout"}),
-    papers=(Paper.A4, Paper.LETTER),
-)
 
 
 def layout_data(name: str, paper: Paper) -> Mapping[str, Any]:

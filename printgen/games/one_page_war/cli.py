@@ -9,9 +9,9 @@ from pathlib import Path
 import click
 
 from printgen.errors import PrintgenError
+from printgen.files import write_text_atomic
 from printgen.games.one_page_war.sheet import Sheet, parse_sheet
 from printgen.games.one_page_war.solo_ai import DIE_FACES, ai_turn
-from printgen.render.pdf import write_text_atomic
 
 EXIT_ERROR = 1
 

@@ -10,7 +10,9 @@ Coordinates
     inside its box (the far half reads upside down), so its box is still given on the page.
 
 API (stable; the photo reader builds on it)
-    sheet_geometry(layout, paper) -> SheetGeometry      layout: a Layout or a layout name
+    sheet_geometry(layout, paper, version=None) -> SheetGeometry
+                                                         layout: a Layout or a layout name;
+                                                         version: an earlier one (None: current)
     SheetGeometry.elements                               every element, in drawing order
     SheetGeometry.find(kind, arena=None, side=None, index=0) -> Element
     SheetGeometry.select(kind, arena=None, side=None) -> tuple[Element, ...]
@@ -276,12 +278,13 @@ def _rect_json(rect: Rect) -> dict[str, float]:
     return {k: round(v, 3) for k, v in (("x", rect.x), ("y", rect.y), ("w", rect.w), ("h", rect.h))}
 
 
-def sheet_geometry(layout: Layout | str, paper: Paper) -> SheetGeometry:
-    """The sheet's geometry for a layout (by name, or as loaded) on A4 or Letter."""
+def sheet_geometry(layout: Layout | str, paper: Paper, version: int | None = None) -> SheetGeometry:
+    """The sheet's geometry for a layout (by name, or as loaded) on A4 or Letter; a layout
+    given by name is taken at its current version unless `version` names an earlier one."""
     if isinstance(layout, str):
-        return _geometry(layout, paper)
-    if layout.name in layout_names() and layout == load_layout(layout.name):
-        return _geometry(layout.name, paper)
+        return _geometry(layout, paper, version)
+    if layout.name in layout_names() and layout == load_layout(layout.name, layout.version):
+        return _geometry(layout.name, paper, layout.version)
     return _make(layout, paper)  # a layout built in memory (tests): not cached
 
 
@@ -290,9 +293,13 @@ def layout_json(name: str, paper: Paper) -> dict[str, Any]:
     return sheet_geometry(name, paper).to_json()
 
 
+def _geometry(name: str, paper: Paper, version: int | None) -> SheetGeometry:
+    return _cached(name, paper, load_layout(name, version).version)
+
+
 @cache
-def _geometry(name: str, paper: Paper) -> SheetGeometry:
-    return _make(load_layout(name), paper)
+def _cached(name: str, paper: Paper, version: int) -> SheetGeometry:
+    return _make(load_layout(name, version), paper)
 
 
 def _make(layout: Layout, paper: Paper) -> SheetGeometry:

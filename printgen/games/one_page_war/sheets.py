@@ -32,9 +32,9 @@ from printgen.games.one_page_war.geometry import (
     sheet_geometry,
     sheet_id,
 )
-from printgen.games.one_page_war.layout import Layout, load_layout
+from printgen.games.one_page_war.layout import Layout, LineStyle, load_layout
 from printgen.games.one_page_war.texts import SheetTexts, sheet_texts
-from printgen.materials import BuildOptions, Material, Progress
+from printgen.materials import BuildOptions, Progress
 from printgen.render.fiducials import draw_aruco, draw_qr
 from printgen.render.fonts import BODY, BOLD
 from printgen.render.fonts import COND as COND_FACE
@@ -47,11 +47,7 @@ COND, COND_BOLD = COND_FACE.name, COND_BOLD_FACE.name
 MIN_PAIRS, MAX_PAIRS = 2, 6
 MAX_COPIES = 10_000
 
-# Light lines that a pencil digit stands out from, yet still print on a tired inkjet.
-SQUARE_LINE = Color(0.55, 0.55, 0.55)
-SQUARE_WIDTH = 0.6
-FRAME_LINE = Color(0.72, 0.72, 0.72)
-FRAME_WIDTH = 0.5
+# Line work comes from the layout (its version decides it: see layout.py); text colours here.
 SOFT_TEXT = Color(0.45, 0.45, 0.45)
 INK = Color(0.1, 0.1, 0.1)
 
@@ -140,20 +136,30 @@ def _team_seed(pairs: int, batch: str) -> str:
     return f"pairs={pairs}" + (f";batch={batch}" if batch else "")
 
 
-def build_duel(options: BuildOptions, progress: Progress | None = None) -> bytes:
-    layout = load_layout(options.layout)
+# `version` draws an earlier version of the layout (the photo corpus and training need sheets
+# as they were printed then); a build for players always draws the current one.
+
+
+def build_duel(
+    options: BuildOptions, progress: Progress | None = None, *, version: int | None = None
+) -> bytes:
+    layout = load_layout(options.layout, version)
     pages = sheet_specs(Mode.DUEL, layout, options.paper, options.copies, options.batch)
     return _build(layout, options.paper, pages, "duel sheet", progress)
 
 
-def build_solo(options: BuildOptions, progress: Progress | None = None) -> bytes:
-    layout = load_layout(options.layout)
+def build_solo(
+    options: BuildOptions, progress: Progress | None = None, *, version: int | None = None
+) -> bytes:
+    layout = load_layout(options.layout, version)
     pages = sheet_specs(Mode.SOLO, layout, options.paper, options.copies, options.batch)
     return _build(layout, options.paper, pages, "solo sheet", progress)
 
 
-def build_team(options: BuildOptions, progress: Progress | None = None) -> bytes:
-    layout = load_layout(options.layout)
+def build_team(
+    options: BuildOptions, progress: Progress | None = None, *, version: int | None = None
+) -> bytes:
+    layout = load_layout(options.layout, version)
     pages = team_pages(layout, options.paper, options.pairs, options.copies, options.batch)
     return _build(layout, options.paper, pages, "team pack", progress)
 
@@ -204,6 +210,14 @@ def facing(canvas: Canvas, rect: Rect, page_height: float, upside_down: bool) ->
         yield
     finally:
         canvas.restoreState()
+
+
+def stroke_with(canvas: Canvas, style: LineStyle) -> None:
+    """Set the canvas to draw lines as `style` says (grey from its share of black)."""
+    grey = 1.0 - style.black
+    canvas.setStrokeColor(Color(grey, grey, grey))
+    canvas.setLineWidth(mm(style.width))
+    canvas.setDash([mm(d) for d in style.dash] if style.dash else [], 0)
 
 
 def outline(canvas: Canvas, w: float, h: float) -> None:
@@ -258,15 +272,15 @@ class SheetPainter:
 
     def _frame(self, frame: Rect) -> None:
         c = self.canvas
+        style = self.layout.lines.frame
         c.saveState()
-        c.setStrokeColor(FRAME_LINE)
-        c.setLineWidth(FRAME_WIDTH)
+        stroke_with(c, style)
         c.roundRect(
             mm(frame.x),
             mm(self.geometry.height - frame.bottom),
             mm(frame.w),
             mm(frame.h),
-            mm(2),
+            mm(style.radius),
             stroke=1,
             fill=0,
         )
@@ -279,22 +293,18 @@ class SheetPainter:
         # The AI's rules are for the human at the near edge: they alone face the near side.
         upside_down = e.upside_down and not solo_ai_box
         with facing(c, e.rect, self.geometry.height, upside_down):
+            lines = self.layout.lines
             if e.kind in (Kind.SQUARE, Kind.TICK):
-                c.setStrokeColor(SQUARE_LINE)
-                c.setLineWidth(SQUARE_WIDTH)
+                stroke_with(c, lines.write_in)
                 outline(c, w, h)
             elif e.kind is Kind.ALLIES:
-                c.setStrokeColor(FRAME_LINE)
-                c.setLineWidth(FRAME_WIDTH)
-                c.setDash([mm(1.2), mm(1.0)], 0)
-                c.roundRect(0, 0, w, h, mm(3), stroke=1, fill=0)
+                stroke_with(c, lines.allies)
+                c.roundRect(0, 0, w, h, mm(lines.allies.radius), stroke=1, fill=0)
             elif e.kind is Kind.LABEL:
                 self._label(e, w, h)
             elif e.kind is Kind.DICE:
-                c.setStrokeColor(FRAME_LINE)
-                c.setLineWidth(FRAME_WIDTH)
-                c.setDash([mm(1.2), mm(1.0)], 0)
-                c.roundRect(0, 0, w, h, mm(2.5), stroke=1, fill=0)
+                stroke_with(c, lines.dice)
+                c.roundRect(0, 0, w, h, mm(lines.dice.radius), stroke=1, fill=0)
                 c.setFillColor(SOFT_TEXT)
                 text = "AI: die + 1" if spec.mode is Mode.SOLO and e.side is Side.SECOND else "die"
                 draw_text(
@@ -397,8 +407,7 @@ class SheetPainter:
             c, label, 0, mm(1.5), BODY, 8, where="name line", max_width=w / 2, min_size=6
         )
         start = text_width(label, BODY, used) + mm(1.5)
-        c.setStrokeColor(SQUARE_LINE)
-        c.setLineWidth(SQUARE_WIDTH)
+        stroke_with(c, self.layout.lines.write_in)
         c.line(start, mm(0.8), w, mm(0.8))
 
     # The powers column ----------------------------------------------------------------------
@@ -490,7 +499,7 @@ def draw_tally(
     for k, label in enumerate(("Team 1 (near edge of every sheet)", "Team 2 (far edge)")):
         x = left + k * (right - left) / 2
         draw_text(canvas, label, *at(x, top + 17), BODY, 9, where="tally team")
-        canvas.setStrokeColor(SQUARE_LINE)
+        stroke_with(canvas, layout.lines.write_in)
         canvas.line(*at(x, top + 24), *at(x + (right - left) / 2 - 10, top + 24))
 
     columns = (
@@ -509,8 +518,7 @@ def draw_tally(
     y0 = top + 32
     rows = n + 3  # the header, one per sheet, the arena totals, the sheets won
     body_end = y0 + (n + 1) * row_h
-    canvas.setStrokeColor(SQUARE_LINE)
-    canvas.setLineWidth(SQUARE_WIDTH)
+    stroke_with(canvas, layout.lines.write_in)
     for r in range(rows + 1):
         canvas.line(*at(left, y0 + r * row_h), *at(right, y0 + r * row_h))
     for i, x in enumerate(xs):
@@ -555,30 +563,7 @@ def draw_tally(
         para.drawOn(canvas, mm(left), mm(H - y))
     y += 9
     draw_text(canvas, "Winning team:", *at(left, y), BOLD, 10, where="tally winner")
-    canvas.setStrokeColor(SQUARE_LINE)
     canvas.line(*at(left + 30, y + 0.8), *at(left + 130, y + 0.8))
     if y > H - 15:
         raise FitError(f"the tally sheet for {n} sheets runs {y - (H - 15):.1f} mm past its foot")
     canvas.restoreState()
-
-
-MATERIALS = (
-    Material(
-        name="one-page-war",
-        description="One Page War duel sheet (landscape; --copies N for a batch, each its own id)",
-        build=build_duel,
-        accepts=frozenset({"copies", "layout", "batch"}),
-    ),
-    Material(
-        name="one-page-war-solo",
-        description="One Page War solo sheet: the far side is the AI's, with its rules",
-        build=build_solo,
-        accepts=frozenset({"copies", "layout", "batch"}),
-    ),
-    Material(
-        name="one-page-war-team",
-        description="One Page War team pack: --pairs N duel sheets (2-6) and a team tally sheet",
-        build=build_team,
-        accepts=frozenset({"pairs", "copies", "layout", "batch"}),
-    ),
-)

@@ -99,12 +99,10 @@ def _glare_advice(reading: SheetReading) -> tuple[str, ...]:
 def _score(
     mapping: dict[str, Any], source: str, options: PhotoOptions, unsure: bool
 ) -> tuple[ScoreReport | None, str | None]:
-    from printgen.games.one_page_war import GAME
+    from printgen.games.one_page_war.referee import score
 
-    if GAME.score is None:
-        return None, "the One Page War referee is not available"
     try:
-        return GAME.score(mapping, source, ScoreOptions(partial=options.partial)), None
+        return score(mapping, source, ScoreOptions(partial=options.partial)), None
     except PrintgenError as error:
         if unsure:
             # The misread cells may be what the referee rejects: say so, do not fail.

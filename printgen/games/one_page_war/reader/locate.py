@@ -20,7 +20,7 @@ from printgen.games.one_page_war.geometry import (
     SheetTag,
     sheet_geometry,
 )
-from printgen.games.one_page_war.layout import layout_names, load_layout
+from printgen.games.one_page_war.layout import layout_names, layout_versions
 from printgen.games.one_page_war.reader.errors import (
     RETAKE,
     ForeignSheet,
@@ -183,12 +183,12 @@ def _tag(text: str, source: str) -> SheetTag:
             f"{source}: the QR code names layout {tag.layout!r}, which this printgen does not "
             f"know (known: {', '.join(layout_names())}); update printgen or type the sheet in"
         )
-    layout = load_layout(tag.layout)
-    if tag.version != layout.version:
+    versions = layout_versions(tag.layout)
+    if tag.version not in versions:
         raise ForeignSheet(
             f"{source}: the sheet was printed from layout {tag.layout!r} version {tag.version}, "
-            f"but this printgen has version {layout.version}; its squares may stand elsewhere, "
-            "so type the sheet in (or read it with the printgen that printed it)"
+            f"but this printgen reads versions {', '.join(map(str, versions))}; its squares may "
+            "stand elsewhere, so type the sheet in (or read it with the printgen that printed it)"
         )
     return tag
 
@@ -214,22 +214,29 @@ def locate(grey: np.ndarray, source: str) -> Located:
             f"four corners and {RETAKE}"
         )
 
-    # The layout and paper decide where everything is: try each (the best-fitting first), and
-    # the QR code says which it is.
+    # The layout, its version and the paper decide where everything is: try each (the
+    # best-fitting first), and the QR code says which it is.
     tries = []
     for name in layout_names():
-        for paper in (Paper.A4, Paper.LETTER):
-            try:
-                geometry = sheet_geometry(name, paper)
-            except LayoutError:
-                continue  # a layout that cannot be drawn on this paper was never printed on it
-            h, error = _homography(markers, geometry)
-            tries.append((error, paper, h, geometry))
+        for version in layout_versions(name):
+            for paper in (Paper.A4, Paper.LETTER):
+                try:
+                    geometry = sheet_geometry(name, paper, version)
+                except LayoutError:
+                    continue  # a layout that does not fit this paper was never printed on it
+                h, error = _homography(markers, geometry)
+                tries.append((error, paper, h, geometry))
     tries.sort(key=lambda t: t[0])
     # Too small to read digits is also too small for the QR code: say the useful thing first.
     _refuse_small(_smallest_square_px(tries[0][2], tries[0][3]), source)
     text = None
+    looked = set()
     for _, _, h, geometry in tries:
+        # Versions that kept the markers and the QR code in place need only one look.
+        where = (geometry.find(Kind.QR).rect, *(m.rect for m in geometry.select(Kind.MARKER)))
+        if where in looked:
+            continue
+        looked.add(where)
         text = _decode_qr(grey, h, geometry)
         if text:
             break
@@ -241,7 +248,7 @@ def locate(grey: np.ndarray, source: str) -> Located:
             f"right-hand column); make sure it is in focus and free of glare, and {RETAKE}"
         )
     tag = _tag(text, source)
-    geometry = sheet_geometry(tag.layout, tag.paper)
+    geometry = sheet_geometry(tag.layout, tag.paper, tag.version)
     h, error = _homography(markers, geometry)
     if error > MAX_FIT_MM:
         raise PoorPhoto(
