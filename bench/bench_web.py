@@ -133,6 +133,9 @@ def link_bench(runs: int) -> None:
         size = photo.stat().st_size
         print(f"photo: {SIZE[0]} x {SIZE[1]}, {size / 1e6:.1f} MB; link {DOWN_BPS / 1e6:g}/"
               f"{UP_BPS / 1e6:g} Mbit/s, {LATENCY_MS} ms round trip")  # fmt: skip
+        import logging
+
+        logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no line per request
         bodies: list[int] = []
         app = create_app(upload_root=Path(folder))
 

@@ -57,9 +57,10 @@ def groups() -> tuple[tuple[str, tuple[Shown, ...]], ...]:
 
 def material_named(name: str) -> Material | None:
     """A shipped, standalone material by name; None for anything else."""
-    from printgen.games import standalone_materials
+    from printgen.games import material_named as shipped
 
-    return next((m for m in standalone_materials() if m.name == name), None)
+    found = shipped(name)
+    return found if found is not None and found.standalone else None
 
 
 def _shown(material: Material, title: str, game: str) -> Shown:

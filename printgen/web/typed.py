@@ -8,12 +8,11 @@ game's own command replays it."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from printgen.errors import InputError, PrintgenError
+from printgen.errors import PrintgenError
 from printgen.materials import ScoreReport
 from printgen.scoring import parse_document, score_document
 
@@ -35,19 +34,8 @@ def parse(text: str, source: str, form_format: str) -> Mapping[str, Any]:
     return parse_document(straighten(text), source, as_json)
 
 
-# A layout is named, never given as a path: the page refuses anything else before any file is
-# looked for (the shipped names are checked where layouts are read).
-LAYOUT_NAME = re.compile(r"^[a-z0-9-]{1,40}$")
-
-
 def score(document: Mapping[str, Any], source: str) -> ScoreReport:
     """The referee's report; for an unfinished game, the standing so far."""
-    layout = document.get("layout")
-    if layout is not None and not (isinstance(layout, str) and LAYOUT_NAME.match(layout)):
-        raise InputError(
-            f"{source}: layout {str(layout)[:40]!r} is not a layout's name (such as "
-            '"standard"); leave it out for the standard sheet'
-        )
     if document.get("game") == "package-war" and "moves" in document:
         from printgen.games.package_war.log import parse_log, play_log
 
