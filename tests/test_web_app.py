@@ -262,6 +262,16 @@ def test_a_cross_site_form_post_is_refused(
     assert list(uploads.iterdir()) == []
 
 
+def test_a_cross_site_post_with_the_token_gets_no_link_carrying_it(guarded: FlaskClient) -> None:
+    response = guarded.post(
+        f"/type?t={TOKEN}",
+        data={"text": DUEL.read_text()},
+        headers={"Sec-Fetch-Site": "cross-site"},
+    )
+    assert response.status_code == 403
+    assert TOKEN not in response.text
+
+
 def test_a_post_from_the_apps_own_page_is_taken(client: FlaskClient) -> None:
     # With the no-referrer policy a browser's own form post says Origin "null".
     for headers in (

@@ -27,7 +27,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.utils import secure_filename
 from werkzeug.wrappers import Response
 
-from printgen.errors import InputError, PrintgenError
+from printgen.errors import InputError, PrintgenError, quote
 from printgen.materials import PhotoOptions, ScoreReport
 from printgen.paths import ROOT
 from printgen.scoring import read_photo
@@ -165,11 +165,6 @@ def _error_page(status: int, message: str, back: str | None = "index") -> tuple[
     return render_template("error.html", status=status, message=message, back=back), status
 
 
-def settings_of(app: Flask) -> Settings:
-    found: Settings = app.extensions["printgen"]
-    return found
-
-
 def _routes(app: Flask, settings: Settings, public: Callable[[str], str]) -> None:
     results = settings.results
 
@@ -207,7 +202,7 @@ def _routes(app: Flask, settings: Settings, public: Callable[[str], str]) -> Non
         if chosen:
             blank = typed.blank_named(chosen)
             if blank is None:
-                return _type_page(error=f"there is no blank sheet called {chosen[:40]!r}"), 404
+                return _type_page(error=f"there is no blank sheet called {quote(chosen)}"), 404
             text = blank.text
         return _type_page(text=text), 200
 

@@ -57,13 +57,13 @@ def install(app: Flask, token: str | None, hosts: Collection[str]) -> None:
             raise Refusal(421, "This server answers only at the address it printed.")
         # The stylesheet and script are the same for everyone and hold nothing private: served
         # without the token, so that a refusal page is styled too.
+        if request.method in POSTS and not _same_site():
+            raise Refusal(403, "This form was sent from another site; open the page again here.")
         if token is not None and request.endpoint != "static":
             given = request.args.get(TOKEN_ARG, "")
             if not hmac.compare_digest(given.encode(), token.encode()):
                 abort(403)
             g.token = token
-        if request.method in POSTS and not _same_site():
-            raise Refusal(403, "This form was sent from another site; open the page again here.")
 
     @app.url_defaults
     def carry_token(endpoint: str, values: dict[str, Any]) -> None:

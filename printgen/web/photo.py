@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from printgen.errors import quote
 from printgen.materials import ScoreReport
 
 # Form fields: square|<arena>|<side 0 or 1>|<1-based square>, allies|<arena>.
@@ -230,7 +231,7 @@ def read_corrections(photo: PhotoSheet, form: Mapping[str, str]) -> Corrections:
             confirmed.add(cell.field)
         values[cell.field] = raw
         if cell.kind == "square" and raw and not SQUARE_VALUE.match(raw):
-            problems[cell.field] = f"{raw!r} is not a number, * or empty"
+            problems[cell.field] = f"{quote(raw)} is not a number, * or empty"
     if not picked_field:
         confirmed = {c.field for c in photo.to_confirm}
     names, name_problems = _names((form.get("first", ""), form.get("second", "")), photo.players)
@@ -246,7 +247,7 @@ def _names(given: tuple[str, str], defaults: tuple[str, str]) -> tuple[tuple[str
         if len(name) > MAX_NAME:
             problems[key] = f"at most {MAX_NAME} characters, not {len(name)}"
     if first.casefold() == second.casefold():
-        problems["second"] = f"the two players need different names, not {first!r} twice"
+        problems["second"] = f"the two players need different names, not {quote(first)} twice"
     return (first, second), problems
 
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from printgen.errors import InputError
+from printgen.errors import InputError, quote
 from printgen.materials import BuildOptions, Material
 from printgen.render.units import Paper
 
@@ -85,7 +85,7 @@ def options_from(material: Material, args: Mapping[str, str]) -> BuildOptions:
     papers = {p.value: p for p in material.papers}
     if paper_name not in papers:
         known = ", ".join(PAPER_WORDS.get(p, p.value) for p in material.papers)
-        raise InputError(f"paper: {paper_name[:20]!r} is not one of {known}")
+        raise InputError(f"paper: {quote(paper_name)} is not one of {known}")
     options = BuildOptions(paper=papers[paper_name])
     takes = material.accepts
     values: dict[str, object] = {}
@@ -101,7 +101,7 @@ def options_from(material: Material, args: Mapping[str, str]) -> BuildOptions:
         batch = " ".join(args.get("batch", "").split())
         if len(batch) > MAX_BATCH or not BATCH.match(batch):
             raise InputError(
-                f"print run name: {batch[:MAX_BATCH]!r} should be up to {MAX_BATCH} letters, "
+                f"print run name: {quote(batch)} should be up to {MAX_BATCH} letters, "
                 "digits, spaces, dots or dashes"
             )
         values["batch"] = batch
@@ -116,7 +116,7 @@ def _number(args: Mapping[str, str], field: str, bounds: tuple[int, int], defaul
     raw = args.get(field, "").strip() or str(default)
     low, high = bounds
     if not raw.isdigit() or not low <= int(raw) <= high:
-        raise InputError(f"{field}: {raw[:20]!r} should be a whole number from {low} to {high}")
+        raise InputError(f"{field}: {quote(raw)} should be a whole number from {low} to {high}")
     return int(raw)
 
 
@@ -127,7 +127,7 @@ def _layout(material: Material, name: str) -> str:
     game = next(g for g in all_games() if material in g.materials)
     known = layout_names(game.name)
     if name not in known:
-        raise InputError(f"layout: {name[:40]!r} is not one of {', '.join(known)}")
+        raise InputError(f"layout: {quote(name)} is not one of {', '.join(known)}")
     return name
 
 
