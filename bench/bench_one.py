@@ -1,5 +1,6 @@
-"""ONE: how long the boards and the score sheet take to build, and how fast the referee scores
-positions and plays out whole games. Prints medians over several runs (wall-clock)."""
+"""ONE: how long the boards, the score sheet and the counter sheet take to build, and how fast
+the referee scores positions and plays out whole games. Prints medians over several runs
+(wall-clock)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ from printgen.materials import BuildOptions
 from printgen.render.units import Paper
 
 RUNS = 7
-BOARD, TILED_BOARD, SCORE_SHEET = (
-    material_named(n) for n in ("one-board", "one-board-tiled", "one-score")
+BOARD, TILED_BOARD, SCORE_SHEET, COUNTERS = (
+    material_named(n) for n in ("one-board", "one-board-tiled", "one-score", "one-counters")
 )
 
 
@@ -45,8 +46,9 @@ def main() -> None:
     BOARD.build(BuildOptions(), None)  # warm: fonts load once per process
     for material, papers in (
         (BOARD, (Paper.A4, Paper.A3)),
-        (TILED_BOARD, (Paper.A4,)),
+        (TILED_BOARD, (Paper.A4, Paper.LETTER)),
         (SCORE_SHEET, (Paper.A4,)),
+        (COUNTERS, (Paper.A4,)),
     ):
         for paper in papers:
             seconds = median_seconds(

@@ -88,8 +88,8 @@ GAMES = (
         materials=(
             Material(
                 "one-board",
-                "ONE: the circular board, as large as the paper allows, every intersection "
-                "labelled",
+                "ONE: the circular board, as large as the paper allows, with how to play and the "
+                "largest counter that fits",
                 "printgen.games.one.materials:build_board",
                 accepts=frozenset({"layout"}),
                 papers=(Paper.A4, Paper.LETTER, Paper.A3),
@@ -104,6 +104,13 @@ GAMES = (
                 "one-score",
                 "ONE: score sheet, each player's largest group, captured stones and total",
                 "printgen.games.one.materials:build_score_sheet",
+                accepts=frozenset({"layout"}),
+            ),
+            Material(
+                "one-counters",
+                "ONE: counters to cut out, six colours each patterned and lettered, sized to fit "
+                "every board",
+                "printgen.games.one.counters:build_counter_sheet",
                 accepts=frozenset({"layout"}),
             ),
         ),
