@@ -66,11 +66,14 @@ def report(label: str, figures: tuple[float, float], floor: tuple[float, float] 
 
 
 def make_photo(folder: Path) -> Path:
-    sys.path.insert(0, str(ROOT / "tests"))
-    import photo_corpus
-
+    """One synthetic 12 MP photo, made in a process of its own: this one stays small, so the
+    peak memory its children report (which starts from this process's, at fork) is theirs."""
     path = folder / "photo.jpg"
-    photo_corpus.make_photo(path, 1000, (4032, 3024))
+    script = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import photo_corpus; "
+        "from pathlib import Path; photo_corpus.make_photo(Path(sys.argv[2]), 1000, (4032, 3024))"
+    )
+    subprocess.run([sys.executable, "-c", script, str(ROOT / "tests"), str(path)], check=True)
     return path
 
 

@@ -3,16 +3,23 @@ errors into messages and exit codes."""
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import click
 from click.shell_completion import CompletionItem
 
-from printgen.errors import InputError, PrintgenError
+from printgen.console import EXIT_ERROR, echo, echo_json, fail
+from printgen.errors import InputError, PrintgenError, quote
+from printgen.files import (
+    STDIN,
+    check_output,
+    check_output_folder,
+    check_regular_file,
+    input_name,
+    write_atomic,
+)
 from printgen.games import all_games, all_materials, game_named
 from printgen.materials import (
     OPTION_NAMES,
@@ -24,12 +31,6 @@ from printgen.materials import (
 )
 from printgen.paths import OUTPUT_DIR
 from printgen.render.units import Paper
-from printgen.scoring import load_document, read_photo, score_document
-
-# Exit codes: 0 a final result; 1 bad input or a failed build; 2 a usage error (click's own);
-# 3 a provisional result (unsure cells in a photo, or a partial standing).
-EXIT_ERROR = 1
-EXIT_PROVISIONAL = 3
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png"})
 SHEET_SUFFIXES = frozenset({".toml", ".json"})
@@ -99,18 +100,13 @@ def cli() -> None:
     """
 
 
-def fail(message: str, code: int = EXIT_ERROR) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(code)
-
-
 @cli.command("list")
 def list_materials() -> None:
     """Show every material printgen can build, with a one-line description."""
     materials = all_materials()
     width = max(len(m.name) for m in materials)
     for material in materials:
-        click.echo(f"{material.name:<{width}}  {material.description}")
+        echo(f"{material.name:<{width}}  {material.description}")
 
 
 def _complete_material(
@@ -141,7 +137,7 @@ def _complete_game(
 )
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     default=OUTPUT_DIR,
     show_default="output/",
     help="Folder the PDFs are written to.",
@@ -199,7 +195,8 @@ def build(
     else:
         unknown = [n for n in names if n not in known]
         if unknown:
-            fail(f"unknown material {', '.join(map(repr, unknown))}; known: {', '.join(known)}")
+            names_given = ", ".join(map(quote, unknown))
+            fail(f"unknown material {names_given}; known: {', '.join(known)}")
         chosen = [known[n] for n in dict.fromkeys(names)]
     options = BuildOptions(
         paper=Paper(paper),
@@ -214,6 +211,10 @@ def build(
     given = _options_given(click.get_current_context())
     for material in chosen:
         _check_options(material, options, given, building_all="all" in names)
+    try:
+        check_output_folder(out)
+    except PrintgenError as error:
+        fail(f"--out {error} (it names the folder the PDFs are written to)")
     if len(chosen) == 1:
         _report(_build_one(chosen[0], options, out, show_progress=True))
         return
@@ -228,7 +229,7 @@ def build(
 
 def _report(target: Path | None) -> None:
     if target is not None:
-        click.echo(f"wrote {target}")
+        echo(f"wrote {target}")
 
 
 def _name(material: Material | None) -> str:
@@ -278,11 +279,9 @@ def _build_one(
                 data = material.build(options, progress)
         else:
             data = material.build(options, None)
+        write_atomic(target, data)
     except PrintgenError as error:
         fail(f"{material.name}: {error}")
-    from printgen.files import write_atomic
-
-    write_atomic(target, data)
     return target
 
 
@@ -298,14 +297,12 @@ def layout(game: str, layout_name: str, paper: str, as_json: bool) -> None:
     found = game_named(game)
     if found is None or found.layout is None:
         names = ", ".join(g.name for g in all_games() if g.layout is not None)
-        fail(f"no layout for {game!r}; games with layouts: {names or 'none yet'}")
-        return
+        fail(f"no layout for {quote(game)}; games with layouts: {names or 'none yet'}")
     try:
         data = found.layout_data()(layout_name, Paper(paper))
     except PrintgenError as error:
         fail(str(error))
-        return
-    click.echo(json.dumps(data, indent=2))
+    echo_json(data)
 
 
 @cli.command()
@@ -314,55 +311,109 @@ def layout(game: str, layout_name: str, paper: str, as_json: bool) -> None:
 @click.option("--partial", is_flag=True, help="Score an unfinished sheet: the standing so far.")
 @click.option(
     "--annotate",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="(photos) Write the rectified sheet with each reading drawn on it to this PNG.",
+    type=click.Path(path_type=Path),
+    help="(one photo) Write the rectified sheet with each reading drawn on it to this PNG.",
 )
 def score(paths: tuple[Path, ...], as_json: bool, partial: bool, annotate: Path | None) -> None:
-    """Score typed-in sheets (TOML or JSON) or photos of sheets (JPEG, PNG).
+    """Score typed-in sheets (TOML or JSON) or photos of sheets (JPEG, PNG); `-` reads a
+    typed-in sheet from standard input.
 
     The file's `game` key picks the referee. Several files, or a folder, are each scored, with a
-    summary line per file. Exit codes: 0 final, 1 bad input, 3 provisional (unsure cells or
-    --partial).
+    summary line (or an error) per file. Exit codes: 0 final, 1 bad input (in any of the files),
+    3 provisional (unsure cells or --partial).
 
     \b
     Examples:
       printgen score duel.toml
       printgen score --json results/
       printgen score photo.jpg --annotate checked.png
+      cat duel.toml | printgen score -
     """
-    files = list(_expand(paths))
+    try:
+        files = _expand(paths)
+    except InputError as error:
+        fail(str(error))
     if not files:
         fail(f"no .toml, .json, .jpg or .png files in {', '.join(map(str, paths))}")
-    single = len(files) == 1
-    results: list[dict[str, Any]] = []
-    worst = 0
+    if annotate is not None:
+        _check_annotate(annotate, files)
+    outcomes: list[tuple[Path, ScoreReport | PrintgenError]] = []
     for path in files:
         try:
-            report = _score_file(path, partial, annotate if single else None)
+            outcomes.append((path, _score_file(path, partial, annotate)))
         except PrintgenError as error:
-            worst = max(worst, EXIT_ERROR)
-            if as_json:
-                results.append({"file": str(path), "error": str(error)})
-            else:
-                where = "" if str(path) in str(error) else f"{path}: "
-                click.echo(f"{where}error: {error}", err=True)
-            continue
-        worst = max(worst, report.exit_code)
-        if as_json:
-            results.append({"file": str(path), **report.to_json()})
-        elif single:
-            click.echo(report.to_text())
-        else:
-            click.echo(f"{path}: {report.summary()}")
+            outcomes.append((path, error))
     if as_json:
-        payload: Any = results[0] if single and "error" not in results[0] else results
-        if single and "error" in results[0]:
-            click.echo(f"error: {results[0]['error']}", err=True)
+        _print_json(outcomes)
+    else:
+        _print_text(outcomes)
+    sys.exit(max(EXIT_ERROR if isinstance(o, PrintgenError) else o.exit_code for _, o in outcomes))
+
+
+def _expand(paths: tuple[Path, ...]) -> list[Path]:
+    """The files to score: each path given, and a folder's sheets and photos by name."""
+    files: list[Path] = []
+    for path in paths:
+        if path != STDIN and path.is_dir():
+            try:
+                listed = sorted(path.iterdir())
+            except OSError as error:
+                raise InputError(f"{path}: cannot list the folder ({error.strerror})") from None
+            files += [p for p in listed if p.suffix.lower() in SHEET_SUFFIXES | IMAGE_SUFFIXES]
         else:
-            if single:
-                payload = {k: v for k, v in results[0].items() if k != "file"}
-            click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
-    sys.exit(worst)
+            files.append(path)
+    return files
+
+
+def _check_annotate(annotate: Path, files: list[Path]) -> None:
+    if len(files) > 1:
+        fail(f"--annotate draws one photo, but {len(files)} files were given")
+    if files[0].suffix.lower() not in IMAGE_SUFFIXES:
+        fail(f"--annotate applies to photos only; {files[0]} is a typed-in sheet")
+    try:
+        check_output(annotate, inputs=files)
+    except PrintgenError as error:
+        fail(f"--annotate {error}")
+
+
+def _score_file(path: Path, partial: bool, annotate: Path | None) -> ScoreReport:
+    # Imported here: `printgen --help` and `printgen build` need no parser of sheets.
+    from printgen.scoring import load_document, read_photo, score_document
+
+    if path != STDIN and path.suffix.lower() in IMAGE_SUFFIXES:
+        check_regular_file(path)
+        return read_photo(path, PhotoOptions(annotate=annotate, partial=partial))
+    return score_document(load_document(path), input_name(path), partial)
+
+
+def _error_line(path: Path, error: PrintgenError) -> str:
+    where = "" if input_name(path) in str(error) else f"{input_name(path)}: "
+    return f"{where}error: {error}"
+
+
+def _print_text(outcomes: list[tuple[Path, ScoreReport | PrintgenError]]) -> None:
+    for path, outcome in outcomes:
+        if isinstance(outcome, PrintgenError):
+            echo(_error_line(path, outcome), err=True)
+        elif len(outcomes) == 1:
+            echo(outcome.to_text())
+        else:
+            echo(f"{path}: {outcome.summary()}")
+
+
+def _print_json(outcomes: list[tuple[Path, ScoreReport | PrintgenError]]) -> None:
+    """One file: its report (or {file, error}); several: a list, each entry naming its file.
+    Errors also go to stderr, for the person watching."""
+    entries: list[dict[str, Any]] = []
+    for path, outcome in outcomes:
+        if isinstance(outcome, PrintgenError):
+            echo(_error_line(path, outcome), err=True)
+            entries.append({"file": str(path), "error": str(outcome)})
+        elif len(outcomes) == 1:
+            entries.append(outcome.to_json())
+        else:
+            entries.append({"file": str(path), **outcome.to_json()})
+    echo_json(entries[0] if len(outcomes) == 1 else entries)
 
 
 @cli.command()
@@ -379,27 +430,9 @@ def serve(port: int, lan: bool) -> None:
     from printgen.web.serve import serve as start
 
     try:
-        start(port=port, lan=lan, echo=click.echo)
+        start(port=port, lan=lan, echo=echo)
     except PrintgenError as error:
         fail(str(error))
-
-
-def _expand(paths: tuple[Path, ...]) -> Iterator[Path]:
-    for path in paths:
-        if path.is_dir():
-            yield from sorted(
-                p for p in path.iterdir() if p.suffix.lower() in SHEET_SUFFIXES | IMAGE_SUFFIXES
-            )
-        else:
-            yield path
-
-
-def _score_file(path: Path, partial: bool, annotate: Path | None) -> ScoreReport:
-    if not path.is_file():
-        raise InputError(f"{path}: no such file")
-    if path.suffix.lower() in IMAGE_SUFFIXES:
-        return read_photo(path, PhotoOptions(annotate=annotate, partial=partial))
-    return score_document(load_document(path), str(path), partial)
 
 
 def main() -> None:

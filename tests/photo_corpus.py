@@ -91,6 +91,8 @@ def random_game(
     uses = {a.name: int(rng.integers(0, a.ticks + 1)) for a in layout.arenas}
     armored = sum(uses[a.name] for a in layout.arenas if a.power == "Armored support")
     allies = sum(uses[a.name] for a in layout.arenas if a.power == "Allies")
+    # Each 0 or 7 is one use of Armored support (docs/rulings.md): never more than were used.
+    steps_left = armored
     for a in layout.arenas:
         for side in (Side.FIRST, Side.SECOND):
             ai = mode == "solo" and side is Side.SECOND
@@ -105,7 +107,9 @@ def random_game(
                 else:
                     value = str(rng.integers(1, 7))
                     if armored and rng.random() < 0.08:
-                        value = str(int(rng.choice([0, 7])))
+                        moved = str(int(rng.choice([0, 7])))
+                        if steps_left:
+                            value, steps_left = moved, steps_left - 1
                 if not finished and rng.random() < 0.3:
                     value = "_"
                 truth[key(e)] = value

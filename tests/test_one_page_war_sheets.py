@@ -23,10 +23,21 @@ from printgen.games.one_page_war.geometry import (
     sheet_geometry,
 )
 from printgen.games.one_page_war.layout import LineStyle, layout_versions, load_layout
-from printgen.games.one_page_war.sheets import _fit, build_duel, build_solo, build_team
+from printgen.games.one_page_war.sheets import (
+    ARENA,
+    POWER,
+    REMINDER,
+    TALLY_TOTALS,
+    TITLE,
+    _fit,
+    build_duel,
+    build_solo,
+    build_team,
+)
 from printgen.games.one_page_war.texts import SOURCE, _texts, sheet_texts
 from printgen.materials import BuildOptions
 from printgen.render import readback
+from printgen.render.marks import footer_text
 from printgen.render.units import SAFE_MARGIN_MM, Paper, mm
 from printgen.rules_text import load_rules
 
@@ -126,11 +137,13 @@ def test_team_pack_sheets_each_carry_their_own_id() -> None:
         assert tag.sheet_id in page
     assert len(set(ids)) == pairs
     tally = readback.page_text(pdf, pairs)
-    assert "team tally" in tally and "Sheets won (breaks a tie)" in tally
+    assert "team tally" in tally and all(label in tally for label in TALLY_TOTALS)
     for k, ident in enumerate(ids, start=1):
         assert f"{k} of {pairs}" in tally and ident in tally
-    # The tiebreak is the source's own words.
-    for markup in sheet_texts("standard").team_result:
+    # The team rules and the tiebreak are printed on it, in the source's own words.
+    texts = sheet_texts("standard")
+    assert texts.team_play and texts.team_result
+    for markup in texts.team_play + texts.team_result:
         assert _words(markup) in _words(tally)
 
 
@@ -248,19 +261,27 @@ def test_both_halves_carry_the_arena_names_and_the_far_half_is_upside_down(paper
         assert run.upside_down == (run.y_mm > middle), run
 
 
-def test_solo_sheet_labels_the_ai_and_reminds_its_rules_facing_the_human() -> None:
-    pdf = built("solo", Paper.A4)
-    geometry = sheet_geometry("standard", Paper.A4)
+@pytest.mark.parametrize("paper", PAPERS, ids=lambda p: p.value)
+def test_solo_sheet_labels_the_ai_and_reminds_its_rules_facing_the_human(paper: Paper) -> None:
+    pdf = built("solo", paper)
+    geometry = sheet_geometry("standard", paper)
     runs = readback.text_runs(pdf)
-    ai_box = geometry.find(Kind.POWERS, side=Side.SECOND).rect
+    # Everything about the AI is read by the human alone; only the AI's arena labels face the
+    # far edge, as its squares do.
+    about_the_ai = [
+        geometry.find(kind, side=Side.SECOND).rect
+        for kind in (Kind.POWERS, Kind.NAME, Kind.DICE, Kind.TITLE, Kind.SHEET_LABEL)
+    ]
     middle = geometry.height / 2
+    upright = []
     for run in runs:
-        if _inside(run, ai_box, geometry.height):
-            assert not run.upside_down, run  # the human reads the AI's rules
+        if any(_inside(run, box, geometry.height) for box in about_the_ai):
+            assert not run.upside_down, run
+            upright.append(run.text.strip())
         else:
             assert run.upside_down == (run.y_mm > middle), run
+    assert {"AI (you play its turns)", "AI: die + 1", "The AI's side"} <= set(upright)
     text = _words(readback.page_text(pdf))
-    assert "AI (you play its turns)" in text
     for markup in sheet_texts("standard").ai_turn:
         assert _words(markup) in text
 
@@ -280,7 +301,9 @@ def test_powers_explained_in_full_from_the_rules_source(mode: str) -> None:
 def test_every_power_needs_its_text_in_the_source(tmp_path: Path) -> None:
     source = SOURCE.read_text(encoding="utf-8")
     broken = tmp_path / "one-page-war.md"
-    broken.write_text(source.replace("- **Air raid:** one number becomes the die\n", ""))
+    line = "- **Air raid:** a number becomes the die\n"
+    assert line in source
+    broken.write_text(source.replace(line, ""))
     with pytest.raises(
         LayoutError, match="'Power reminders' has no bullet for the power 'Air raid'"
     ):
@@ -289,7 +312,7 @@ def test_every_power_needs_its_text_in_the_source(tmp_path: Path) -> None:
 
 def test_text_too_long_for_the_powers_column_is_a_fit_error() -> None:
     with pytest.raises(FitError, match="shorten it"):
-        _fit([("word " * 2000, False)], mm(60), mm(60), "the powers column")
+        _fit([[("word " * 2000, False)]], mm(60), mm(60), "the powers column")
 
 
 # --- Batches, reproducibility, bad input ----------------------------------------------------
@@ -482,6 +505,8 @@ def test_an_unknown_layout_version_is_a_clear_error() -> None:
 def test_a_malformed_line_style_names_its_role(tmp_path: Path) -> None:
     from printgen.games.one_page_war.layout import _lines
 
+    lines = load_layout("standard").raw["lines"]
+
     with pytest.raises(LayoutError, match=r"x.toml: \[lines\] dice: `black` must be a number"):
         _lines(
             {
@@ -493,7 +518,7 @@ def test_a_malformed_line_style_names_its_role(tmp_path: Path) -> None:
             "x.toml",
         )
     with pytest.raises(LayoutError, match=r"\[lines\] has no `frame` style"):
-        _lines({"lines": {"write_in": {}, "dice": {}, "allies": {}}}, "x.toml")
+        _lines({"lines": {k: v for k, v in lines.items() if k != "frame"}}, "x.toml")
 
 
 @pytest.mark.parametrize("version", [1, 2])
@@ -526,3 +551,117 @@ def test_photos_of_version_1_and_version_2_sheets_both_read(tmp_path: Path, vers
         assert r.value == expected or r.unsure, f"{photo_corpus.key(r.element)} read {r.value}"
         sure += not r.unsure
     assert sure >= 0.8 * len(result.reading.all)
+
+
+# --- Type: one size per role, nothing under 6 pt, a title and a footer on every sheet --------
+
+
+def _pages(mode: str, paper: Paper) -> range:
+    return range(readback.page_count(built(mode, paper)))
+
+
+@pytest.mark.parametrize("mode, paper", CASES, ids=CASE_IDS)
+def test_no_text_under_6_pt_and_each_role_at_one_size(mode: str, paper: Paper) -> None:
+    pdf = built(mode, paper)
+    geometry = sheet_geometry("standard", paper)
+    texts = sheet_texts("standard")
+    for page in _pages(mode, paper):
+        runs = readback.text_runs(pdf, page)
+        assert min(r.size for r in runs) >= 6.0, min(runs, key=lambda r: r.size)
+    runs = readback.text_runs(pdf, 0)
+    roles = {
+        "arena names": (ARENA, {a.name.upper() for a in geometry.arenas}),
+        "power names": (POWER, {a.power for a in geometry.arenas}),
+        "reminders": (REMINDER, {p.reminder for p in texts.powers}),
+    }
+    labels = geometry.select(Kind.LABEL)
+    for role, (expected, words) in roles.items():
+        sizes = [
+            r.size
+            for r in runs
+            if r.text.strip() in words and any(_inside(r, e.rect, geometry.height) for e in labels)
+        ]
+        assert len(sizes) == 2 * len(geometry.arenas) and set(sizes) == {expected.size}, role
+    # The rules columns (both halves; on a solo sheet the AI's turn too): one body size, never
+    # under 6.5 pt, whatever the paper.
+    columns = geometry.select(Kind.POWERS)
+    body = {
+        round(r.size, 2)
+        for r in runs
+        if any(_inside(r, c.rect, geometry.height) for c in columns) and "Bold" not in r.font
+    }
+    assert len(body) == 1 and min(body) >= 6.5, body
+
+
+@pytest.mark.parametrize("mode, paper", CASES, ids=CASE_IDS)
+def test_every_sheet_has_a_title_and_the_shared_footer(mode: str, paper: Paper) -> None:
+    pdf = built(mode, paper)
+    geometry = sheet_geometry("standard", paper)
+    for page in _pages(mode, paper):
+        text = readback.page_text(pdf, page)
+        runs = readback.text_runs(pdf, page)
+        is_tally = mode == "team" and page == readback.page_count(pdf) - 1
+        purpose = {"duel": "duel sheet", "solo": "solo sheet"}.get(
+            mode, "team tally" if is_tally else f"team pack, sheet {page + 1} of 2"
+        )
+        # One Page War's rulebook names no designer, so the footer credits none (a ruling).
+        assert footer_text("One Page War", purpose) in text, (page, purpose)
+        titles = [r for r in runs if r.text.startswith("One Page War") and r.size >= TITLE.size]
+        if is_tally:
+            assert titles
+            continue
+        # A title along each player's edge, facing that player (the solo AI's says whose it is).
+        near = [r for r in titles if not r.upside_down]
+        assert near and _inside(
+            near[0], geometry.find(Kind.TITLE, side=Side.FIRST).rect, geometry.height
+        )
+        far = geometry.find(Kind.TITLE, side=Side.SECOND).rect
+        far_titles = [r for r in runs if _inside(r, far, geometry.height) and r.size == TITLE.size]
+        assert len(far_titles) == 1
+        assert far_titles[0].upside_down == (mode != "solo")
+
+
+@pytest.mark.parametrize("paper", PAPERS, ids=lambda p: p.value)
+def test_tally_totals_stand_under_their_headings_and_empty_cells_are_shaded(paper: Paper) -> None:
+    pdf = built("team", paper)
+    tally = readback.page_count(pdf) - 1
+    dpi = 100.0
+    image = gray(pdf, tally, dpi)
+    runs = readback.text_runs(pdf, tally)
+    height = readback.page_size_mm(pdf, tally)[1]
+
+    def x_of(text: str) -> list[float]:
+        return sorted(r.x_mm for r in runs if r.text.strip() == text)
+
+    def y_of(text: str) -> float:
+        return height - next(r.y_mm for r in runs if r.text.strip() == text)
+
+    team_columns = x_of("Team 1") + x_of("Team 2")  # arenas won: 1, 2; sheet won: 1, 2
+    arenas_1, sheets_1, arenas_2, sheets_2 = team_columns
+    assert arenas_1 < arenas_2 < sheets_1 < sheets_2
+    assert x_of("Arenas won")[0] == pytest.approx(arenas_1) and x_of(
+        "Sheet won (tick; a draw: none)"
+    )[0] == pytest.approx(sheets_1)
+
+    def shade(x_mm: float, row_label: str) -> float:
+        # The middle of the cell whose left edge is 1.5 mm left of the heading's text.
+        y = y_of(row_label) - 1.5
+        x = x_mm + 10
+        return float(image[int(px(y, dpi)), int(px(x, dpi))])
+
+    arenas_row, sheets_row = TALLY_TOTALS
+    for x in (arenas_1, arenas_2):
+        assert shade(x, arenas_row) > 250 and shade(x, sheets_row) < 225
+    for x in (sheets_1, sheets_2):
+        assert shade(x, arenas_row) < 225 and shade(x, sheets_row) > 250
+
+
+@pytest.mark.parametrize("paper", PAPERS, ids=lambda p: p.value)
+def test_the_largest_team_pack_fits_its_tally_sheet(paper: Paper) -> None:
+    # Six pairs: the longest table; the rules still fit above the footer, at 7.5 pt or more.
+    pdf = build_team(BuildOptions(paper=paper, pairs=6))
+    tally = readback.page_count(pdf) - 1
+    text = _words(readback.page_text(pdf, tally))
+    assert all(_words(m) in text for m in sheet_texts("standard").team_play)
+    runs = readback.text_runs(pdf, tally)
+    assert min(r.size for r in runs if "printgen" not in r.text) >= 7.5

@@ -78,8 +78,14 @@ def layout_names() -> tuple[str, ...]:
     return layouts.layout_names(LAYOUT_FOLDER)
 
 
+def _read(name: object) -> tuple[Path, Mapping[str, Any]]:
+    if not isinstance(name, str):  # a typed-in or scanned name: refused with the known names
+        return layouts.read_layout(LAYOUT_FOLDER, name, "One Page War")
+    return _read_file(name)
+
+
 @cache
-def _read(name: str) -> tuple[Path, Mapping[str, Any]]:
+def _read_file(name: str) -> tuple[Path, Mapping[str, Any]]:
     return layouts.read_layout(LAYOUT_FOLDER, name, "One Page War")
 
 
