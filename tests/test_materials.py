@@ -286,7 +286,11 @@ def _none(material: Material, paper: Paper) -> PageWriteIns:
 
 
 WRITE_INS: dict[str, Callable[[Material, Paper], PageWriteIns]] = {
-    "war-card": _none,
+    "war-card": _none,  # the rules cards are read, never written on
+    "one-page-war-card": _none,
+    "one-card": _none,
+    "package-war-card": _none,
+    "aiue-battle-card": _none,
     "one-page-war": _one_page_war,
     "one-page-war-solo": _one_page_war,
     "one-page-war-team": _one_page_war,
