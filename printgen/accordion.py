@@ -25,6 +25,7 @@ import tomllib
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import cache
 from html import escape
 from math import ceil
 from typing import Any
@@ -475,24 +476,35 @@ def fit(root: ET.Element, layout: CardLayout, source: str) -> CardPlan | Overflo
     capacity = sum(box.height for box in boxes)
     widest = max(box.width for box in boxes)
     sizes = layout.text.sizes
-    smallest = card_story(root, layout.text, sizes[-1], source)
-    wide = _wide_word(smallest, boxes)
-    if wide:
-        return Overflow(layout, sizes[-1], 0.0, "", False, wide)
-    # Cheap first, from the text's length: far too long at the smallest size is an error
-    # without flowing anything (splitting a long paragraph again and again is slow).
-    bound, first = _height_bound(smallest, widest, capacity)
-    if bound > capacity * FAST_FAIL_RATIO:
-        return Overflow(layout, sizes[-1], to_mm(bound - capacity), first, True)
+
+    @cache
+    def story(size: float) -> list[Paragraph]:
+        return card_story(root, layout.text, size, source)
+
+    @cache
+    def ruled_out(size: float) -> bool:
+        """Whether a word too wide or the text's length alone show it cannot fit at `size`."""
+        return bool(_wide_word(story(size), boxes)) or (
+            _height_bound(story(size), widest, capacity)[0] > capacity
+        )
+
+    # Most texts fit at the largest size. One that does not is tried at the smallest size
+    # before anything is flowed: a word too wide there is too wide at every size, and a text
+    # far too long there is an error found from its length alone (splitting a long paragraph
+    # again and again is slow).
+    if ruled_out(sizes[0]):
+        wide = _wide_word(story(sizes[-1]), boxes)
+        if wide:
+            return Overflow(layout, sizes[-1], 0.0, "", False, wide)
+        bound, first = _height_bound(story(sizes[-1]), widest, capacity)
+        if bound > capacity * FAST_FAIL_RATIO:
+            return Overflow(layout, sizes[-1], to_mm(bound - capacity), first, True)
     for size in sizes:
-        story = smallest if size == sizes[-1] else card_story(root, layout.text, size, source)
-        if size != sizes[-1] and (
-            _wide_word(story, boxes) or _height_bound(story, widest, capacity)[0] > capacity
-        ):
+        if size != sizes[-1] and ruled_out(size):
             continue
-        flowed = flow(story, boxes)
+        flowed = flow(story(size), boxes)
         if flowed.fits:
-            return CardPlan(layout, size, balanced(story, boxes))
+            return CardPlan(layout, size, balanced(story(size), boxes, full=flowed))
     return Overflow(layout, sizes[-1], to_mm(flowed.left_over_height), _first_text(flowed), False)
 
 

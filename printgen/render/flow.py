@@ -8,21 +8,95 @@ exact account of what did not fit. So the flow is done here, with the flowables'
 
 Rules: a flowable whose style says keepWithNext (a heading) never ends a box; a paragraph splits
 between boxes only where its style allows (no single orphan or widow line); space before an item
-is dropped at the top of a box."""
+is dropped at the top of a box.
+
+Balancing flows one story a dozen times, at different depths. ReportLab's line breaking (inside
+`wrap`) is nearly all the cost of a flow, and its result depends only on the width, so every
+height and every split is measured once per story and width (`Measures`) and reused."""
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable
+from reportlab.platypus.flowables import Flowable
 
 from printgen.render.units import Box
 
 # Balancing narrows the fill depth to within this many points (about 0.1 mm).
 _BALANCE_PRECISION = 0.25
+# Heights and rooms are compared to within this many points.
+_FUZZ = 1e-6
+
+
+@dataclass
+class _Split:
+    """One way a flowable splits at one width: into `parts`, whose first is `low` points high,
+    for any room over `low` up to `high` (the largest room it was asked for so far)."""
+
+    low: float
+    high: float
+    parts: tuple[Flowable, Flowable]
+
+
+class Measures:
+    """The heights of a story's flowables, and how they split, by width: what every flow of the
+    same story can share. It holds each flowable it measured, so no id is reused meanwhile.
+
+    A split is kept by how high its first part is. ReportLab splits a paragraph after as many
+    lines as the room holds, so the split made for a room stands for every room from its first
+    part's height up to that room; and a room too small to split in is too small for any less."""
+
+    def __init__(self) -> None:
+        self._heights: dict[tuple[int, float], tuple[Flowable, float]] = {}
+        self._splits: dict[tuple[int, float], tuple[Flowable, list[_Split]]] = {}
+        self._no_split: dict[tuple[int, float], tuple[Flowable, float]] = {}
+        # The width each flowable was last wrapped at: ReportLab splits and draws a paragraph
+        # by the lines of its last wrap, which need not be redone at the same width.
+        self._wrapped: dict[int, tuple[Flowable, float]] = {}
+
+    def height(self, item: Flowable, width: float) -> float:
+        key = (id(item), width)
+        if key not in self._heights:
+            self._heights[key] = (item, self._wrap(item, width))
+        return self._heights[key][1]
+
+    def ready(self, item: Flowable, width: float) -> None:
+        """Have `item` hold its lines at `width`, for a split or for drawing."""
+        if self._wrapped.get(id(item), (item, None))[1] != width:
+            self._wrap(item, width)
+
+    def _wrap(self, item: Flowable, width: float) -> float:
+        height = float(item.wrap(width, 1e9)[1])
+        self._wrapped[id(item)] = (item, width)
+        return height
+
+    def split(self, item: Flowable, width: float, room: float) -> tuple[Flowable, Flowable] | None:
+        """`item` split so that its first part takes at most `room` points of a box `width`
+        points wide; None where it cannot split so (too little room for two lines, say)."""
+        key = (id(item), width)
+        if room <= self._no_split.get(key, (item, 0.0))[1]:
+            return None
+        known = self._splits.setdefault(key, (item, []))[1]
+        for split in known:
+            if split.low < room <= split.high:
+                return split.parts
+        self.ready(item, width)
+        parts = item.split(width, room)
+        if len(parts) < 2:
+            self._no_split[key] = (item, room)
+            self._wrapped.pop(id(item), None)  # a failed split drops the lines it read
+            return None
+        first, rest = parts
+        low = self.height(first, width)
+        for split in known:  # the same lines as a split made for another room: that one
+            if abs(split.low - low) <= _FUZZ:
+                split.high = max(split.high, room)
+                return split.parts
+        known.append(_Split(low, room, (first, rest)))
+        return first, rest
 
 
 @dataclass(frozen=True)
@@ -40,6 +114,8 @@ class Flowed:
     # What did not fit, in order: whole flowables, or the rest of one that was split.
     left_over: tuple[Flowable, ...]
     left_over_height: float  # points, as the left-over text would stand in the last box
+    # What the flow measured, for flowing the same story again (see `balanced`).
+    measures: Measures = field(repr=False, compare=False)
 
     @property
     def fits(self) -> bool:
@@ -52,7 +128,7 @@ class Flowed:
     def draw(self, canvas: Canvas) -> None:
         for piece in self.placed:
             box = self.boxes[piece.box]
-            piece.flowable.wrapOn(canvas, box.width, box.height)
+            self.measures.ready(piece.flowable, box.width)
             piece.flowable.drawOn(canvas, box.x, box.y + box.height - piece.top - piece.height)
 
 
@@ -65,31 +141,18 @@ def flowable_text(item: Flowable) -> str:
     return " ".join(text.split())
 
 
-Heights = dict[tuple[int, float], float]
-
-
 def flow(
     story: Sequence[Flowable],
     boxes: Sequence[Box],
     fill: float | None = None,
     split: bool = True,
-    heights: Heights | None = None,
+    measures: Measures | None = None,
 ) -> Flowed:
     """Place `story` through `boxes` in order, each box filled to at most `fill` points deep
     (its own height when None). With `split` False, every flowable stays whole in one box.
-    `heights` keeps the story's wrapped heights by width between calls on the same story."""
+    `measures` are those of earlier flows of the same story, if any."""
+    measures = measures if measures is not None else Measures()
     queue: deque[Flowable] = deque(story)
-    known = heights if heights is not None else {}
-    whole_items = {id(item) for item in story}
-
-    def height_of(item: Flowable, width: float) -> float:
-        # Only the story's own flowables are remembered: split parts are new each time, and
-        # an id is only unique while its object lives.
-        key = (id(item), width)
-        if key not in known or id(item) not in whole_items:
-            known[key] = item.wrap(width, 1e9)[1]
-        return known[key]
-
     placed: list[Placed] = []
     for index, box in enumerate(boxes):
         limit = box.height if fill is None else min(box.height, fill)
@@ -100,18 +163,16 @@ def flow(
             item = queue[0]
             gap = after + item.getSpaceBefore() if in_box else 0.0
             room = limit - used - gap
-            height = height_of(item, box.width)
-            whole = height <= room + 1e-6
+            height = measures.height(item, box.width)
+            whole = height <= room + _FUZZ
             if whole:
                 queue.popleft()
             else:
-                # A split reads the lines of the last wrap, which must be at this width.
-                item.wrap(box.width, room)
-                parts = item.split(box.width, room) if split and room > 0 else []
-                if len(parts) < 2:
+                parts = measures.split(item, box.width, room) if split and room > 0 else None
+                if parts is None:
                     break
-                item, queue[0] = parts[0], parts[1]
-                height = item.wrap(box.width, room)[1]
+                item, queue[0] = parts
+                height = measures.height(item, box.width)
             in_box.append(Placed(item, index, used + gap, height))
             used += gap + height
             after = item.getSpaceAfter()
@@ -124,26 +185,34 @@ def flow(
         if not queue:
             break
     left_over = tuple(queue)
-    last = boxes[-1] if boxes else Box(0, 0, 0, 0)
-    height = 0.0
-    for position, item in enumerate(left_over):
-        height += (item.getSpaceBefore() if position else 0.0) + item.wrap(last.width, 1e9)[1]
-    return Flowed(tuple(boxes), tuple(placed), left_over, height)
+    width = boxes[-1].width if boxes else 0.0
+    height = sum(
+        (item.getSpaceBefore() if position else 0.0) + measures.height(item, width)
+        for position, item in enumerate(left_over)
+    )
+    return Flowed(tuple(boxes), tuple(placed), left_over, height, measures)
 
 
-def balanced(story: Sequence[Flowable], boxes: Sequence[Box], split: bool = True) -> Flowed:
+def balanced(
+    story: Sequence[Flowable],
+    boxes: Sequence[Box],
+    split: bool = True,
+    full: Flowed | None = None,
+) -> Flowed:
     """The flow at the smallest common fill depth that still takes the whole story, so the
-    boxes end at about the same depth. A story that does not fit is returned as flowed."""
-    heights: Heights = {}
-    full = flow(story, boxes, split=split, heights=heights)
+    boxes end at about the same depth. A story that does not fit is returned as flowed.
+    `full` is the story already flowed through `boxes` to their full depth, if it was."""
+    if full is None:
+        full = flow(story, boxes, split=split)
     if not full.fits:
         return full
-    best, low, high = full, 0.0, max(full.depth(i) for i in range(len(boxes)))
+    best, low, high = full, 0.0, max(map(full.depth, range(len(boxes))))
     while high - low > _BALANCE_PRECISION:
         middle = (low + high) / 2
-        trial = flow(story, boxes, fill=middle, split=split, heights=heights)
+        trial = flow(story, boxes, fill=middle, split=split, measures=full.measures)
         if trial.fits:
-            best, high = trial, middle
+            # What the trial reached is as good as what it was allowed.
+            best, high = trial, max(map(trial.depth, range(len(boxes))))
         else:
             low = middle
     return best
