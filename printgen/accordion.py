@@ -33,7 +33,6 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Paragraph
 
 from printgen.errors import FitError, InputError, LayoutError
 from printgen.materials import BuildOptions, Progress
@@ -48,6 +47,7 @@ from printgen.render.marks import (
     tear_line,
 )
 from printgen.render.pdf import PdfMeta, new_canvas
+from printgen.render.platypus import Paragraph
 from printgen.render.text import Anchor, draw_text, paragraph, plain_text, text_width
 from printgen.render.units import SAFE_MARGIN_MM, Box, PageSize, Paper, Rect, mm, to_mm
 from printgen.rules_text import RulesText, load_rules

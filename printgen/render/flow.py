@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus.flowables import Flowable
 
+from printgen.render.platypus import Flowable
 from printgen.render.units import Box
 
 # Balancing narrows the fill depth to within this many points (about 0.1 mm).

@@ -9,7 +9,6 @@ from html import unescape
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, Paragraph
 
 from printgen.errors import FitError
 from printgen.render.fonts import (
@@ -19,6 +18,7 @@ from printgen.render.fonts import (
     register_fonts,
     use_face,
 )
+from printgen.render.platypus import Flowable, Paragraph
 from printgen.render.units import Box, to_mm
 
 
