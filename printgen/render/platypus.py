@@ -2,7 +2,7 @@
 layout package (platypus): what printgen's text is set with, at a third of the import cost.
 
 Importing `reportlab.platypus.paragraph` the plain way pays for two things printgen never uses,
-together twice what the paragraph code itself costs (`python -X importtime`, bench/README.md):
+together twice what the paragraph code itself costs (`python -X importtime`; figures in bench/bench_build.py):
 - `reportlab/platypus/__init__.py`, which imports every flowable, tables and page templates
   included. Here the package is entered without it; the first name asked of the package that
   is not there yet (`from reportlab.platypus import Table`, say) runs it after all, so code that
