@@ -1,8 +1,8 @@
 """ReportLab's paragraphs, and the Flowable they are, imported without the rest of its page
-layout package (platypus): what printgen's text is set with, at a third of the import cost.
+layout package (platypus): what printgen's text is set with, at a fifth of the import time.
 
 Importing `reportlab.platypus.paragraph` the plain way pays for two things printgen never uses,
-together twice what the paragraph code itself costs (`python -X importtime`; figures in bench/bench_build.py):
+which take four times as long as the rest (`python -X importtime`; bench/bench_build.py):
 - `reportlab/platypus/__init__.py`, which imports every flowable, tables and page templates
   included. Here the package is entered without it; the first name asked of the package that
   is not there yet (`from reportlab.platypus import Table`, say) runs it after all, so code that
