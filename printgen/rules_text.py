@@ -168,12 +168,16 @@ def _front_matter_text(meta: dict, key: str, source: str) -> str:
 
 
 _SPACES = re.compile(r"[ \t\n\r\f\v]+")
+# Printable ASCII and the tab: none of it is refused, so such a line needs no look-ups.
+_PLAIN_ASCII = re.compile(r"[\t\x20-\x7e]*")
 
 
 def _check_characters(text: str, where: str, lines: bool = True) -> None:
     """Refuse characters a card cannot print: control characters (tabs and line ends aside),
     Unicode non-characters, and right-to-left letters, which would print unshaped and reversed."""
     for number, line in enumerate(text.split("\n") if lines else [text], start=1):
+        if _PLAIN_ASCII.fullmatch(line):
+            continue
         for column, ch in enumerate(line, start=1):
             if ch == "\t":
                 continue
