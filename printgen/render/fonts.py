@@ -150,7 +150,8 @@ def _coverage(font_name: str) -> frozenset[int]:
 
 def missing_characters(text: str, font_name: str) -> list[str]:
     covered = _coverage(font_name)
-    return sorted({ch for ch in text if ord(ch) not in covered and ch not in "\n\r\t"})
+    # Each distinct character once: a paragraph repeats a few dozen of them.
+    return sorted(ch for ch in set(text) if ord(ch) not in covered and ch not in "\n\r\t")
 
 
 def check_glyphs(text: str, font_name: str, where: str) -> None:
@@ -169,7 +170,7 @@ def fallback_runs(text: str, font_name: str, fallback: str = KANA.name) -> list[
     """Split `text` into runs of (text, font): characters `font_name` lacks but `fallback` has
     go to the fallback face. What neither has stays with `font_name`, for check_glyphs to name."""
     primary = _coverage(font_name)
-    if all(ord(ch) in primary for ch in text):
+    if primary.issuperset(map(ord, text)):
         return [(text, font_name)] if text else []  # the fallback face is not even loaded
     spare = _coverage(fallback)
     runs: list[tuple[str, str]] = []
