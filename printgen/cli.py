@@ -29,7 +29,7 @@ from printgen.scoring import load_document, read_photo, score_document
 EXIT_ERROR = 1
 EXIT_PROVISIONAL = 3
 
-IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png"})
+IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif"})
 SHEET_SUFFIXES = frozenset({".toml", ".json"})
 
 
@@ -355,9 +355,18 @@ def _expand(paths: tuple[Path, ...]) -> Iterator[Path]:
 def _score_file(path: Path, partial: bool, annotate: Path | None) -> ScoreReport:
     if not path.is_file():
         raise InputError(f"{path}: no such file")
-    if path.suffix.lower() in IMAGE_SUFFIXES:
+    if path.suffix.lower() in IMAGE_SUFFIXES or _looks_like_image(path):
         return read_photo(path, PhotoOptions(annotate=annotate, partial=partial))
     return score_document(load_document(path), str(path), partial)
+
+
+def _looks_like_image(path: Path) -> bool:
+    """An image or PDF, whatever its name: the photo reader says what it is and what it takes."""
+    if path.suffix.lower() in SHEET_SUFFIXES:
+        return False
+    from printgen.games.one_page_war.reader.photo import file_kind
+
+    return file_kind(path) is not None
 
 
 def main() -> None:

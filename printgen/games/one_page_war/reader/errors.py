@@ -12,7 +12,7 @@ class PhotoError(InputError):
 
 
 class NotAnImage(PhotoError):
-    """The file is no JPEG or PNG image."""
+    """The file is no photo the reader takes (JPEG, PNG, WebP), or no image at all."""
 
 
 class DamagedImage(PhotoError):
@@ -21,6 +21,10 @@ class DamagedImage(PhotoError):
 
 class ImageTooLarge(PhotoError):
     """More pixels than the reader will decode."""
+
+
+class ImageTooSmall(PhotoError):
+    """Too few pixels on the short side, or too narrow, to hold a readable sheet."""
 
 
 class NoSheet(PhotoError):
