@@ -12,17 +12,23 @@ from typing import Any
 import cv2
 import numpy as np
 
-from printgen.games.one_page_war.geometry import Kind, SheetTag, Side
+from printgen.games.one_page_war.geometry import Kind, Side
 from printgen.games.one_page_war.layout import Layout
 from printgen.games.one_page_war.reader.cells import Reading, SheetReading
-from printgen.games.one_page_war.reader.locate import PX_PER_MM
+from printgen.games.one_page_war.reader.locate import PX_PER_MM, SheetIdentity
+from printgen.games.one_page_war.sheet import _toml_key, _toml_string
 from printgen.materials import ScoreReport
 
 EXIT_PROVISIONAL = 3
 
 
-def players_for(mode: str) -> tuple[str, str]:
-    # The names on the sheet are not read; a person can rename them in the TOML.
+def players_for(mode: str, names: tuple[str, ...] | None = None) -> tuple[str, str]:
+    """The players' names, near edge first: as given (`--players`), else placeholders. The
+    names written on the sheet are not read; a person can rename them in the TOML."""
+    if names:
+        if len(names) == 1 and mode == "solo":
+            return (names[0], "AI")
+        return (names[0], names[1])
     return ("You", "AI") if mode == "solo" else ("First", "Second")
 
 
@@ -56,10 +62,14 @@ def _toml_square(value: str) -> str:
 
 
 def sheet_mapping(
-    reading: SheetReading, layout: Layout, mode: str, tag: SheetTag
+    reading: SheetReading,
+    layout: Layout,
+    mode: str,
+    tag: SheetIdentity,
+    players: tuple[str, str] | None = None,
 ) -> dict[str, Any]:
     """The typed-in sheet as a mapping the referee accepts."""
-    players = players_for(mode)
+    players = players or players_for(mode)
     arenas: dict[str, Any] = {}
     for a in layout.arenas:
         table: dict[str, Any] = {}
@@ -76,28 +86,42 @@ def sheet_mapping(
         if any(r.value == "S" for r in reading.allies if r.element.arena == a.name):
             table["allies"] = True
         arenas[a.name] = table
-    return {
+    mapping: dict[str, Any] = {
         "game": "one-page-war",
         "layout": layout.name,
         "mode": "solo" if mode == "solo" else "duel",
         "players": list(players),
-        "id": tag.sheet_id,
-        "arenas": arenas,
     }
+    if tag.sheet_id is not None:
+        mapping["id"] = tag.sheet_id
+    mapping["arenas"] = arenas
+    return mapping
 
 
-def sheet_toml(reading: SheetReading, layout: Layout, mode: str, tag: SheetTag) -> str:
-    players = players_for(mode)
+def sheet_toml(
+    reading: SheetReading,
+    layout: Layout,
+    mode: str,
+    tag: SheetIdentity,
+    players: tuple[str, str] | None = None,
+) -> str:
+    named = players is not None
+    players = players or players_for(mode)
     lines = [
-        f"# Read from a photo of sheet {tag.sheet_id} ({tag.paper.value}). Check the lines marked",
+        f"# Read from a photo of sheet {tag.shown_id} ({tag.paper.value}). Check the lines marked",
         "# UNSURE, fix them if needed, then score this file with `printgen score`.",
-        "# The players' names are not read from the photo: rename them as you like.",
+        "# The players' names are not read from the photo: rename them as you like."
+        if not named
+        else "# The players' names are as given to the reader, near edge first.",
         'game = "one-page-war"',
         f'layout = "{layout.name}"',
         f'mode = "{"solo" if mode == "solo" else "duel"}"',
-        f'players = ["{players[0]}", "{players[1]}"]',
-        f'id = "{tag.sheet_id}"',
+        f"players = [{_toml_string(players[0])}, {_toml_string(players[1])}]",
     ]
+    if tag.sheet_id is not None:
+        lines.append(f'id = "{tag.sheet_id}"')
+    else:
+        lines.append("# id: unread (the QR code could not be read)")
     if mode == "team":
         lines.insert(3, "# One sheet of a team game: add it to the team file's [[sheets]].")
     for a in layout.arenas:
@@ -119,7 +143,7 @@ def sheet_toml(reading: SheetReading, layout: Layout, mode: str, tag: SheetTag) 
                 if r.unsure
             ]
             note = f"  # UNSURE {'; '.join(unsure)}" if unsure else ""
-            lines.append(f"{player} = [{values}]{note}")
+            lines.append(f"{_toml_key(player)} = [{values}]{note}")
         s_reads = [r for r in reading.allies if r.element.arena == a.name]
         if any(r.value == "S" for r in s_reads):
             note = "  # UNSURE" if any(r.unsure for r in s_reads) else ""
@@ -133,8 +157,8 @@ def sheet_toml(reading: SheetReading, layout: Layout, mode: str, tag: SheetTag) 
         }
         note = " UNSURE" if any(r.unsure for r in ticks) else ""
         lines.append(
-            f"# tick boxes ticked:{note} {players[0]} side {counts[Side.FIRST]}, "
-            f"{players[1]} side {counts[Side.SECOND]} (of {a.ticks})"
+            f"# tick boxes ticked:{note} {players[0]!r} side {counts[Side.FIRST]}, "
+            f"{players[1]!r} side {counts[Side.SECOND]} (of {a.ticks})"
         )
     return "\n".join(lines) + "\n"
 
@@ -144,7 +168,7 @@ class PhotoReport:
     """A photographed sheet, read and scored; provisional while any cell is unsure."""
 
     source: str
-    tag: SheetTag
+    tag: SheetIdentity
     reading: SheetReading
     toml: str
     mapping: dict[str, Any]
@@ -166,7 +190,7 @@ class PhotoReport:
 
     def to_text(self) -> str:
         out = [
-            f"Read {self.source}: sheet {self.tag.sheet_id}, layout {self.tag.layout} "
+            f"Read {self.source}: sheet {self.tag.shown_id}, layout {self.tag.layout} "
             f"v{self.tag.version}, {self.tag.paper.value}"
         ]
         out += [f"advice: {a}" for a in self.advice]
@@ -188,6 +212,8 @@ class PhotoReport:
         return {
             "game": "one-page-war",
             "sheet_id": self.tag.sheet_id,
+            "sheet_id_read": self.tag.sheet_id is not None,
+            "mode": self.tag.mode,
             "layout": self.tag.layout,
             "version": self.tag.version,
             "paper": self.tag.paper.value,

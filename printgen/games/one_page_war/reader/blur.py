@@ -1,0 +1,53 @@
+"""How soft a photo is, and whether it is too soft for the writing it holds.
+
+The blur is measured at the corner markers' black-white edges. It is judged against the writing
+in the squares, not against one fixed limit: large, bold digits survive a blur that washes out
+small ones."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from printgen.games.one_page_war.geometry import Kind, SheetGeometry
+from printgen.games.one_page_war.reader.markers import Markers
+
+# Blur is judged against the writing it blurs: a Gaussian blur of sigma s fills in detail finer
+# than about 2.5 s, and a digit's finest detail (the mouth of a 3 or a 5, the eye of a 6) is
+# about a sixth of its height. So writing h mm high reads up to a blur of about h / 15
+# (measured: docs/reader.md, "Blur"); a blank square is judged for writing NOMINAL_GLYPH_MM high.
+SOFT_PER_HEIGHT = 1 / 15
+NOMINAL_GLYPH_MM = 8.0
+SOFT_WHY = "the photo is too soft for writing this size"
+
+
+def readable_blur_mm(glyph_mm: float | None) -> float:
+    """The most blur (Gaussian sigma, mm) under which writing this high is read."""
+    return SOFT_PER_HEIGHT * (glyph_mm if glyph_mm is not None else NOMINAL_GLYPH_MM)
+
+
+def too_soft(blur_mm: float, glyph_mm: float | None) -> bool:
+    return blur_mm > readable_blur_mm(glyph_mm)
+
+
+def blur_mm(grey: np.ndarray, markers: Markers, geometry: SheetGeometry) -> float:
+    """How far edges are spread, from the markers' black-white edges: for a step blurred by a
+    Gaussian of sigma s, the steepest gradient is contrast / (s * sqrt(2 pi))."""
+    sigmas = []
+    size_mm = geometry.find(Kind.MARKER, index=next(iter(markers.found))).w
+    for quad in markers.found.values():
+        x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 3
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 3
+        patch = grey[max(0, y0) : y1, max(0, x0) : x1].astype(np.float32)
+        if patch.size < 64:
+            continue
+        gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3, scale=1 / 8)
+        gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3, scale=1 / 8)
+        steepest = float(np.percentile(np.hypot(gx, gy), 99.5))
+        contrast = float(np.percentile(patch, 95) - np.percentile(patch, 5))
+        if steepest <= 0 or contrast <= 10:
+            continue
+        px_per_mm = float(np.sqrt(cv2.contourArea(quad))) / size_mm
+        sigma_px = contrast / (steepest * np.sqrt(2 * np.pi))
+        sigmas.append(sigma_px / px_per_mm)
+    return float(np.median(sigmas)) if sigmas else 0.0
