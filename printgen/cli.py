@@ -275,28 +275,72 @@ def layout(game: str, layout_name: str, paper: str, as_json: bool) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="(photos) Write the rectified sheet with each reading drawn on it to this PNG.",
 )
-def score(paths: tuple[Path, ...], as_json: bool, partial: bool, annotate: Path | None) -> None:
-    """Score typed-in sheets (TOML or JSON) or photos of sheets (JPEG, PNG).
+@click.option(
+    "--players",
+    help='(photos) The players\' names, near edge first: "Ann,Ben" (a solo sheet: "Ann"), '
+    "instead of First and Second.",
+)
+@click.option(
+    "--team",
+    "team_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="(photos) Score the photos of a team pack's sheets as one team game; the TOML file "
+    "names the teams and, optionally, who sat at which sheet id.",
+)
+@click.option(
+    "--teams",
+    help='(photos) The same with the teams given here: "Ann,Cid vs Ben,Dee" (the first team '
+    "at the near edge; sheet k of the pack is each team's k-th player).",
+)
+@click.option(
+    "--csv",
+    "as_csv",
+    is_flag=True,
+    help="(photos) Print the print run's summary (one row per sheet) as CSV.",
+)
+def score(
+    paths: tuple[Path, ...],
+    as_json: bool,
+    partial: bool,
+    annotate: Path | None,
+    players: str | None,
+    team_file: Path | None,
+    teams: str | None,
+    as_csv: bool,
+) -> None:
+    """Score typed-in sheets (TOML or JSON) or photos of sheets (JPEG, PNG, WebP).
 
     The file's `game` key picks the referee. Several files, or a folder, are each scored, with a
-    summary line per file. Exit codes: 0 final, 1 bad input, 3 provisional (unsure cells or
-    --partial).
+    summary line per file; several photos give a print run's summary, one row per sheet, read
+    on every core. Exit codes: 0 final, 1 bad input (in a batch: some photo refused), 3
+    provisional (unsure cells or --partial).
 
     \b
     Examples:
       printgen score duel.toml
       printgen score --json results/
-      printgen score photo.jpg --annotate checked.png
+      printgen score photo.jpg --annotate checked.png --players "Ann,Ben"
+      printgen score photos/ --csv > run.csv
+      printgen score --teams "Ann,Cid vs Ben,Dee" sheet1.jpg sheet2.jpg
     """
     files = list(_expand(paths))
     if not files:
-        fail(f"no .toml, .json, .jpg or .png files in {', '.join(map(str, paths))}")
+        fail(f"no .toml, .json, .jpg, .png or .webp files in {', '.join(map(str, paths))}")
+    photos = [f for f in files if f.suffix.lower() in IMAGE_SUFFIXES or _looks_like_image(f)]
+    batch = team_file is not None or teams is not None or as_csv or len(photos) > 1
+    if batch and len(photos) == len(files):
+        from printgen.games.one_page_war.reader.batch_cli import score_photos
+
+        sys.exit(score_photos(photos, partial, players, team_file, teams, as_json, as_csv))
+    if team_file is not None or teams is not None or as_csv:
+        fail("--team, --teams and --csv take photos only; score typed-in sheets on their own")
+    names = _player_names(players) if players is not None else None
     single = len(files) == 1
     results: list[dict[str, Any]] = []
     worst = 0
     for path in files:
         try:
-            report = _score_file(path, partial, annotate if single else None)
+            report = _score_file(path, partial, annotate if single else None, names)
         except PrintgenError as error:
             worst = max(worst, EXIT_ERROR)
             if as_json:
@@ -352,12 +396,24 @@ def _expand(paths: tuple[Path, ...]) -> Iterator[Path]:
             yield path
 
 
-def _score_file(path: Path, partial: bool, annotate: Path | None) -> ScoreReport:
+def _score_file(
+    path: Path, partial: bool, annotate: Path | None, players: tuple[str, ...] | None = None
+) -> ScoreReport:
     if not path.is_file():
         raise InputError(f"{path}: no such file")
     if path.suffix.lower() in IMAGE_SUFFIXES or _looks_like_image(path):
-        return read_photo(path, PhotoOptions(annotate=annotate, partial=partial))
+        return read_photo(path, PhotoOptions(annotate=annotate, partial=partial, players=players))
     return score_document(load_document(path), str(path), partial)
+
+
+def _player_names(text: str) -> tuple[str, ...]:
+    from printgen.games.one_page_war.reader.batch import player_names
+
+    try:
+        return player_names(text)
+    except PrintgenError as error:
+        fail(str(error))
+        raise  # not reached: fail() exits
 
 
 def _looks_like_image(path: Path) -> bool:

@@ -14,9 +14,9 @@ from printgen.games.one_page_war.reader.markers import Markers
 
 # Blur is judged against the writing it blurs: a Gaussian blur of sigma s fills in detail finer
 # than about 2.5 s, and a digit's finest detail (the mouth of a 3 or a 5, the eye of a 6) is
-# about a sixth of its height. So writing h mm high reads up to a blur of about h / 15
+# about a quarter of its height. So writing h mm high reads up to a blur of about h / 10
 # (measured: docs/reader.md, "Blur"); a blank square is judged for writing NOMINAL_GLYPH_MM high.
-SOFT_PER_HEIGHT = 1 / 15
+SOFT_PER_HEIGHT = 0.1
 NOMINAL_GLYPH_MM = 8.0
 SOFT_WHY = "the photo is too soft for writing this size"
 
@@ -30,9 +30,43 @@ def too_soft(blur_mm: float, glyph_mm: float | None) -> bool:
     return blur_mm > readable_blur_mm(glyph_mm)
 
 
+# With no marker to measure it at: a photo whose sharpest edges spread over more than this many
+# pixels (at the reader's working size, about 1800 px long) is called blurred in the error.
+BLURRED_PHOTO_PX = 3.0
+STRONG_EDGE = 60  # grey levels between a tile's dark and light
+
+
+def _step_sigma(patch: np.ndarray) -> float | None:
+    """The Gaussian sigma (pixels) of the sharpest black-white steps in `patch`: for a step
+    blurred by a Gaussian of sigma s, the steepest gradient is contrast / (s * sqrt(2 pi))."""
+    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3, scale=1 / 8)
+    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3, scale=1 / 8)
+    steepest = float(np.percentile(np.hypot(gx, gy), 99.5))
+    contrast = float(np.percentile(patch, 95) - np.percentile(patch, 5))
+    if steepest <= 0 or contrast <= 10:
+        return None
+    return contrast / (steepest * np.sqrt(2 * np.pi))
+
+
+def photo_blur_px(grey: np.ndarray) -> float:
+    """How soft the whole photo is, in pixels: the median over its tiles holding a strong edge
+    (the faint ones are noise as much as edges)."""
+    sigmas = []
+    h, w = grey.shape
+    tile = max(32, max(h, w) // 12)
+    for y in range(0, h - tile + 1, tile):
+        for x in range(0, w - tile + 1, tile):
+            patch = grey[y : y + tile, x : x + tile].astype(np.float32)
+            if np.percentile(patch, 95) - np.percentile(patch, 5) < STRONG_EDGE:
+                continue
+            sigma = _step_sigma(patch)
+            if sigma is not None:
+                sigmas.append(sigma)
+    return float(np.median(sigmas)) if sigmas else 0.0
+
+
 def blur_mm(grey: np.ndarray, markers: Markers, geometry: SheetGeometry) -> float:
-    """How far edges are spread, from the markers' black-white edges: for a step blurred by a
-    Gaussian of sigma s, the steepest gradient is contrast / (s * sqrt(2 pi))."""
+    """How far edges are spread (mm on the sheet), from the markers' black-white edges."""
     sigmas = []
     size_mm = geometry.find(Kind.MARKER, index=next(iter(markers.found))).w
     for quad in markers.found.values():
@@ -41,13 +75,9 @@ def blur_mm(grey: np.ndarray, markers: Markers, geometry: SheetGeometry) -> floa
         patch = grey[max(0, y0) : y1, max(0, x0) : x1].astype(np.float32)
         if patch.size < 64:
             continue
-        gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3, scale=1 / 8)
-        gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3, scale=1 / 8)
-        steepest = float(np.percentile(np.hypot(gx, gy), 99.5))
-        contrast = float(np.percentile(patch, 95) - np.percentile(patch, 5))
-        if steepest <= 0 or contrast <= 10:
+        sigma_px = _step_sigma(patch)
+        if sigma_px is None:
             continue
         px_per_mm = float(np.sqrt(cv2.contourArea(quad))) / size_mm
-        sigma_px = contrast / (steepest * np.sqrt(2 * np.pi))
         sigmas.append(sigma_px / px_per_mm)
     return float(np.median(sigmas)) if sigmas else 0.0

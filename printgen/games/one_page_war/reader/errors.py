@@ -41,3 +41,19 @@ class ForeignSheet(PhotoError):
 
 class PoorPhoto(PhotoError):
     """The photo is too small, blurred, glared or skewed to read every cell safely."""
+
+
+class BatchError(InputError):
+    """Photos read together do not make what was asked of them (a team game, a print run)."""
+
+
+class PlayerNamesError(BatchError):
+    """`--players` does not name the sheet's players as expected."""
+
+
+class SeatingError(BatchError):
+    """A team file or `--teams` does not say who sat where, as expected."""
+
+
+class TeamSheetsError(BatchError):
+    """The photos are not one team pack's sheets: a sheet id missing, twice, unread or foreign."""

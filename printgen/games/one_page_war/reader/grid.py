@@ -287,15 +287,14 @@ def _refit(
 
 
 # The duel, solo and team sheets differ in their printed text only (name lines, the die space,
-# the solo AI's rules): the mode of a sheet whose QR code cannot be read is the one whose
-# printed page the photo matches best where those pages differ.
+# the solo AI's rules): the mode of a sheet whose QR code cannot be read is told by comparing the
+# photo with each two modes' printed pages where those two differ.
 MODE_MATERIALS = {"duel": "one-page-war", "solo": "one-page-war-solo", "team": "one-page-war-team"}
 TEXT_PX_PER_MM = 4.0
 TEXT_KINDS = (Kind.NAME, Kind.DICE, Kind.POWERS)
-# The photo must match its mode's page at least this well (correlation) where the pages differ,
-# and by this much more than the next mode's.
-MIN_MODE_MATCH = 0.25
-MODE_MARGIN = 0.08
+# Where two pages differ, the photo must follow its mode's page against the other's at least
+# this well (the correlation of the photo with their difference).
+MODE_MARGIN = 0.25
 
 
 @cache
@@ -314,34 +313,52 @@ def printed_page(layout: str, paper: Paper, mode: str) -> np.ndarray:
     return ink(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), k)
 
 
-def printed_mode(grey: np.ndarray, to_mm: np.ndarray, layout: str, paper: Paper) -> str | None:
-    """duel, solo or team: the mode whose printed text the photo matches, or None if unclear."""
+SOFTEN_MM = 0.35  # photo and pages alike are softened this much (Gaussian sigma) to compare
+
+
+@cache
+def _mode_differences(layout: str, paper: Paper) -> dict[str, list[tuple[np.ndarray, np.ndarray]]]:
+    """For each mode, against each other mode: where their pages differ (in the printed text),
+    and their difference there."""
     geometry = sheet_geometry(layout, paper)
     k = TEXT_PX_PER_MM
-    soften = 0.35 * k
-    photo = cv2.GaussianBlur(ink(rectify(grey, to_mm, geometry, k), k, 0.5), (0, 0), soften)
     pages = {
-        mode: cv2.GaussianBlur(np.minimum(printed_page(layout, paper, mode), 0.5), (0, 0), soften)
+        mode: cv2.GaussianBlur(
+            np.minimum(printed_page(layout, paper, mode), 0.5), (0, 0), SOFTEN_MM * k
+        )
         for mode in MODE_MATERIALS
     }
-    region = np.zeros(photo.shape, bool)
+    region = np.zeros(next(iter(pages.values())).shape, bool)
     for e in geometry.elements:
         if e.kind in TEXT_KINDS:
-            x0, y0 = int(e.x * k), int(e.y * k)
-            region[y0 : int(np.ceil(e.rect.bottom * k)), x0 : int(np.ceil(e.rect.right * k))] = True
-    stack = np.stack(list(pages.values()))
-    differ = region & ((stack.max(axis=0) - stack.min(axis=0)) > 0.05)
-    if differ.sum() < 50:
-        return None
-    scores = {}
+            r = e.rect
+            rows = slice(int(r.y * k), int(np.ceil(r.bottom * k)))
+            region[rows, int(r.x * k) : int(np.ceil(r.right * k))] = True
+    differences: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
     for mode, page in pages.items():
-        a, b = photo[differ], page[differ]
-        if a.std() < 1e-4 or b.std() < 1e-4:
-            scores[mode] = 0.0
-        else:
-            scores[mode] = float(np.corrcoef(a, b)[0, 1])
-    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
-    (best, top), (_, second) = ranked[0], ranked[1]
-    if top < MIN_MODE_MATCH or top - second < MODE_MARGIN:
-        return None
-    return best
+        differences[mode] = []
+        for other, other_page in pages.items():
+            if other != mode:
+                where = region & (np.abs(page - other_page) > 0.05)
+                differences[mode].append((where, (page - other_page)[where]))
+    return differences
+
+
+def printed_mode(grey: np.ndarray, to_mm: np.ndarray, layout: str, paper: Paper) -> str | None:
+    """duel, solo or team: the mode whose printed text the photo follows against each other
+    mode's, or None when that is unclear."""
+    geometry = sheet_geometry(layout, paper)
+    k = TEXT_PX_PER_MM
+    photo = cv2.GaussianBlur(ink(rectify(grey, to_mm, geometry, k), k, 0.5), (0, 0), SOFTEN_MM * k)
+    worst = {}
+    for mode, pairs in _mode_differences(layout, paper).items():
+        towards = []
+        for where, difference in pairs:
+            seen = photo[where]
+            if seen.size < 50 or seen.std() < 1e-4 or difference.std() < 1e-4:
+                towards.append(0.0)
+            else:
+                towards.append(float(np.corrcoef(seen, difference)[0, 1]))
+        worst[mode] = min(towards)
+    best = max(worst, key=lambda m: worst[m])
+    return best if worst[best] >= MODE_MARGIN else None

@@ -28,7 +28,13 @@ from printgen.games.one_page_war.geometry import (
 )
 from printgen.games.one_page_war.layout import layout_names, load_layout
 from printgen.games.one_page_war.reader import grid
-from printgen.games.one_page_war.reader.blur import blur_mm, readable_blur_mm, too_soft
+from printgen.games.one_page_war.reader.blur import (
+    BLURRED_PHOTO_PX,
+    blur_mm,
+    photo_blur_px,
+    readable_blur_mm,
+    too_soft,
+)
 from printgen.games.one_page_war.reader.errors import (
     RETAKE,
     ForeignSheet,
@@ -171,10 +177,17 @@ def _fit(grey: np.ndarray, markers: Markers, candidate: Candidate) -> Fit | None
         return None
     to_mm = np.linalg.inv(to_photo)
     anchors = _anchors(markers, geometry)
-    if len(markers.found) == 4:
+    if len(markers.found) == 4 and not markers.recovered:
         return Fit(candidate, to_mm, _marker_error(to_mm, anchors), None)
+    # Fewer markers, or one found again less sharply: the printed grid makes the fit certain.
     refined = grid.refine(grey, to_mm, geometry, anchors)
     return Fit(candidate, refined.to_mm, refined.residual_mm, refined.matched)
+
+
+def _fits(grey: np.ndarray, markers: Markers, candidates: tuple[Candidate, ...]) -> list[Fit]:
+    """Each candidate sheet laid on the photo; those refined on the grid must agree with it."""
+    fits = [f for c in candidates if (f := _fit(grey, markers, c)) is not None]
+    return [f for f in fits if f.grid_ok]
 
 
 def locate(grey: np.ndarray, source: str) -> Located:
@@ -187,11 +200,13 @@ def locate(grey: np.ndarray, source: str) -> Located:
     if not markers.enough:
         _refuse_missing(grey, markers, geometries, source)
 
-    fits = [f for c in candidates if (f := _fit(grey, markers, c)) is not None]
-    if len(markers.found) < 4:
-        fits = [f for f in fits if f.grid_ok]
-        if not fits:
-            _refuse_missing(grey, markers, geometries, source, grid_failed=True)
+    fits = _fits(grey, markers, candidates)
+    if not fits and markers.recovered:
+        # A marker found again that the printed grid does not confirm was not that marker.
+        markers = Markers({i: q for i, q in markers.found.items() if i not in markers.recovered})
+        fits = _fits(grey, markers, candidates) if markers.enough else []
+    if not fits:
+        _refuse_missing(grey, markers, geometries, source, grid_failed=markers.enough)
     fits.sort(key=lambda f: (-(f.grid_matched or 0.0), f.error_mm))
     # Too small to read digits is also too small for the QR code: say the useful thing first.
     _refuse_small(_smallest_square_px(fits[0].homography, fits[0].candidate.geometry), source)
@@ -335,9 +350,16 @@ def _best_fit(grey: np.ndarray, fits: list[Fit], source: str) -> Fit:
 def _refuse_no_markers(grey: np.ndarray, source: str) -> None:
     text = _decode_qr_anywhere(grey)
     if text is None:
+        spread = photo_blur_px(grey)
+        hint = (
+            f"; the photo is blurred (its sharpest edges spread over {spread:.0f} pixels): hold "
+            "the phone still and tap the sheet to focus"
+            if spread > BLURRED_PHOTO_PX
+            else ""
+        )
         raise NoSheet(
             f"{source}: no One Page War sheet found (none of its four corner markers and no "
-            f"QR code); {RETAKE}"
+            f"QR code){hint}; {RETAKE}"
         )
     tag = _tag(text, source)  # a foreign QR code is the clearer error
     raise MarkerMissing(
@@ -372,9 +394,14 @@ def _refuse_missing(
         if grid_failed
         else "three are needed, or two in opposite corners"
     )
+    soft = (
+        f" The photo is soft, too (edges spread over {blur:.2f} mm): hold still and focus."
+        if blur > WARN_BLUR_MM
+        else ""
+    )
     raise MarkerMissing(
         f"{source}: found {len(markers.found)} of the sheet's 4 corner markers (seen: {seen}; "
-        f"missing: {missing}); {why}. Uncover all four corners and {RETAKE}"
+        f"missing: {missing}); {why}.{soft} Uncover all four corners and {RETAKE}"
     )
 
 

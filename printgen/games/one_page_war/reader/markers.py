@@ -193,7 +193,67 @@ def _search_one(
             continue
         quad = _refine(image, quad)
         return project(patch_to_photo, quad.astype(np.float64)).astype(np.float32)
-    return None
+    quad = _match_pattern(patch, marker_id, e.w * k, expected)
+    if quad is None:
+        return None
+    return project(patch_to_photo, quad).astype(np.float32)
+
+
+# A marker too soft for ArUco's thresholds is still recognisable by its pattern: the frontal
+# patch is matched against the expected marker's cells, softened by each of these (mm), and the
+# match must be this good and this much better than any other marker's pattern there.
+PATTERN_SOFTNESS_MM = (0.0, 0.4, 0.8, 1.2)
+MIN_PATTERN_MATCH = 0.8
+PATTERN_MARGIN = 0.1
+
+
+def _pattern(marker_id: int, side: int, soften_px: float) -> np.ndarray:
+    from printgen.render.fiducials import aruco_cells
+
+    cells = np.array(aruco_cells(ARUCO_DICTIONARY, marker_id), np.float32)
+    module = side / len(cells)
+    quiet = int(round(module))
+    image = cv2.resize(1.0 - cells, (side, side), interpolation=cv2.INTER_NEAREST)
+    image = cv2.copyMakeBorder(image, quiet, quiet, quiet, quiet, cv2.BORDER_CONSTANT, value=1.0)
+    return cv2.GaussianBlur(image, (0, 0), soften_px) if soften_px > 0 else image
+
+
+def _match_pattern(
+    patch: np.ndarray, marker_id: int, side_px: float, expected: np.ndarray
+) -> np.ndarray | None:
+    """The marker's corners in the frontal patch, found by its cell pattern, or None."""
+    side = int(round(side_px))
+    reach = int(round(RESEARCH_TOLERANCE_MM * RESEARCH_PX_PER_MM))
+    image = patch.astype(np.float32)
+    best: tuple[float, tuple[int, int], float] | None = None
+    for soften in PATTERN_SOFTNESS_MM:
+        template = _pattern(marker_id, side, soften * RESEARCH_PX_PER_MM)
+        half = template.shape[0] / 2
+        x0 = int(round(expected[0] - half)) - reach
+        y0 = int(round(expected[1] - half)) - reach
+        x1, y1 = x0 + template.shape[1] + 2 * reach, y0 + template.shape[0] + 2 * reach
+        if x0 < 0 or y0 < 0 or x1 > image.shape[1] or y1 > image.shape[0]:
+            return None
+        scores = cv2.matchTemplate(image[y0:y1, x0:x1], template, cv2.TM_CCOEFF_NORMED)
+        _, peak, _, (px, py) = cv2.minMaxLoc(scores)
+        if best is None or peak > best[0]:
+            best = (float(peak), (x0 + px, y0 + py), soften)
+    assert best is not None
+    peak, (tx, ty), soften = best
+    if peak < MIN_PATTERN_MATCH:
+        return None
+    template_size = _pattern(marker_id, side, 0).shape[0]
+    window = image[ty : ty + template_size, tx : tx + template_size]
+    for other in CORNER_NAMES:
+        if other == marker_id or window.shape != (template_size, template_size):
+            continue
+        rival = _pattern(other, side, soften * RESEARCH_PX_PER_MM)
+        score = float(cv2.matchTemplate(window, rival, cv2.TM_CCOEFF_NORMED).max())
+        if score > peak - PATTERN_MARGIN:
+            return None
+    quiet = (template_size - side) / 2
+    x, y = tx + quiet, ty + quiet
+    return np.array([(x, y), (x + side, y), (x + side, y + side), (x, y + side)], np.float64)
 
 
 def search_again(

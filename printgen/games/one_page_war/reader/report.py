@@ -15,6 +15,7 @@ import numpy as np
 from printgen.games.one_page_war.geometry import Kind, Side
 from printgen.games.one_page_war.layout import Layout
 from printgen.games.one_page_war.reader.cells import Reading, SheetReading
+from printgen.games.one_page_war.reader.errors import PlayerNamesError
 from printgen.games.one_page_war.reader.locate import PX_PER_MM, SheetIdentity
 from printgen.games.one_page_war.sheet import _toml_key, _toml_string
 from printgen.materials import ScoreReport
@@ -26,9 +27,13 @@ def players_for(mode: str, names: tuple[str, ...] | None = None) -> tuple[str, s
     """The players' names, near edge first: as given (`--players`), else placeholders. The
     names written on the sheet are not read; a person can rename them in the TOML."""
     if names:
-        if len(names) == 1 and mode == "solo":
+        if len(names) == 2:
+            return (names[0], names[1])
+        if mode == "solo":
             return (names[0], "AI")
-        return (names[0], names[1])
+        raise PlayerNamesError(
+            f"--players names {len(names)} player(s), but a {mode} sheet has two, near edge first"
+        )
     return ("You", "AI") if mode == "solo" else ("First", "Second")
 
 
