@@ -189,7 +189,7 @@ def read_square(ink: InkMap, e: Element, threshold: float, blur_mm: float = 0.0)
     ranked = _ranked(square_candidates(patch))
     ranked += [("?", 0.0)] * (3 - len(ranked))
     kept = tuple((v, p) for v, p in ranked if p >= 1e-4)
-    height = glyph_mm(patch) if ranked[0][0] != "_" or ranked[0][1] < 1.0 else None
+    height = glyph_mm(patch)
     (top, p1), (second, p2) = ranked[0], ranked[1]
     reading = Reading(e, top, p1, second, p2, False, candidates=kept, glyph_mm=height)
     if top == "?":
