@@ -8,8 +8,8 @@ import random
 
 from timing import median_seconds
 
+from printgen.games import game_named
 from printgen.games.aiue_battle.engine import LATIN_BOARD, Alphabet, Battle
-from printgen.games.aiue_battle.materials import MATERIALS
 from printgen.games.aiue_battle.referee import score
 from printgen.materials import BuildOptions, ScoreOptions
 from printgen.render.units import Paper
@@ -43,8 +43,11 @@ def random_logs(count: int, seed: int) -> list[dict[str, object]]:
 
 
 def main() -> None:
-    MATERIALS[0].build(BuildOptions(), None)  # warm: fonts load once per process
-    for material in MATERIALS:
+    aiue = game_named("aiue-battle")
+    assert aiue is not None
+    materials = aiue.materials
+    materials[0].build(BuildOptions(), None)  # warm: fonts load once per process
+    for material in materials:
         for paper in (Paper.A4, Paper.LETTER):
             seconds = median_seconds(
                 lambda m=material, p=paper: m.build(BuildOptions(paper=p), None), RUNS_BUILD

@@ -1,5 +1,6 @@
-"""ONE: how long the boards and the score sheet take to build, and how fast the referee scores
-positions and plays out whole games. Prints medians over several runs (wall-clock)."""
+"""ONE: how long the boards, the score sheet and the counter sheet take to build, and how fast
+the referee scores positions and plays out whole games. Prints medians over several runs
+(wall-clock)."""
 
 from __future__ import annotations
 
@@ -7,14 +8,17 @@ import random
 
 from timing import median_seconds
 
+from printgen.games import material_named
 from printgen.games.one.engine import Match, capture_paths
 from printgen.games.one.layout import load_layout
-from printgen.games.one.materials import BOARD, SCORE_SHEET, TILED_BOARD
 from printgen.games.one.referee import score_position
 from printgen.materials import BuildOptions
 from printgen.render.units import Paper
 
 RUNS = 7
+BOARD, TILED_BOARD, SCORE_SHEET, COUNTERS = (
+    material_named(n) for n in ("one-board", "one-board-tiled", "one-score", "one-counters")
+)
 
 
 def playout(seed: int, players: int) -> Match:
@@ -42,8 +46,9 @@ def main() -> None:
     BOARD.build(BuildOptions(), None)  # warm: fonts load once per process
     for material, papers in (
         (BOARD, (Paper.A4, Paper.A3)),
-        (TILED_BOARD, (Paper.A4,)),
+        (TILED_BOARD, (Paper.A4, Paper.LETTER)),
         (SCORE_SHEET, (Paper.A4,)),
+        (COUNTERS, (Paper.A4,)),
     ):
         for paper in papers:
             seconds = median_seconds(

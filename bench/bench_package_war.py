@@ -8,14 +8,15 @@ from pathlib import Path
 
 from timing import median_seconds
 
+from printgen.games import material_named
 from printgen.games.package_war.engine import Action, Match, Move, Phase
 from printgen.games.package_war.log import play_log, read_log
-from printgen.games.package_war.materials import MAT, PAD
 from printgen.games.package_war.referee import score_round
 from printgen.materials import BuildOptions, ScoreOptions
 from printgen.render.units import Paper
 
 RUNS = 7
+PAD, MAT = (material_named(n) for n in ("package-war-pad", "package-war-mat"))
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "package-war" / "game.toml"
 
 

@@ -23,8 +23,8 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph
 
 from printgen.errors import FitError, InputError, LayoutError
-from printgen.materials import BuildOptions, Material, Progress
-from printgen.paths import LAYOUTS_DIR, SEEDS_DIR
+from printgen.materials import BuildOptions, Progress
+from printgen.paths import LAYOUTS_DIR
 from printgen.render.fonts import fallback_runs, register_fonts
 from printgen.render.marks import fold_line, scale_bar, tear_line
 from printgen.render.pdf import PdfMeta, apply_document_settings
@@ -375,28 +375,7 @@ def build_card(options: BuildOptions, rules_path: Path | None = None) -> bytes:
     return render_card(load_rules(path), options.paper, options.panels, options.large_print)
 
 
-def _build_generic(options: BuildOptions, _progress: Progress | None) -> bytes:
+def build_rules_card(options: BuildOptions, _progress: Progress | None) -> bytes:
+    """The Builder of the `card` material and of every game's rules card: the registry hands a
+    game's card its source in seeds/ as `options.rules`."""
     return build_card(options)
-
-
-CARD = Material(
-    name="card",
-    description="Any rules source in seeds/ as an accordion card: --rules FILE [--panels N]",
-    build=_build_generic,
-    accepts=frozenset({"rules", "panels", "large_print"}),
-    standalone=False,
-)
-
-
-def card_material(name: str, description: str, seed: str) -> Material:
-    """A named accordion card for one game's rules source in seeds/."""
-
-    def build(options: BuildOptions, _progress: Progress | None) -> bytes:
-        return build_card(options, SEEDS_DIR / seed)
-
-    return Material(
-        name=name,
-        description=description,
-        build=build,
-        accepts=frozenset({"panels", "large_print"}),
-    )

@@ -3,54 +3,84 @@ errors into messages and exit codes."""
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import click
+from click.shell_completion import CompletionItem
 
-from printgen.errors import InputError, PrintgenError
+from printgen.console import EXIT_ERROR, echo, echo_json, fail
+from printgen.errors import InputError, PrintgenError, quote
+from printgen.files import (
+    STDIN,
+    check_output,
+    check_output_folder,
+    check_regular_file,
+    input_name,
+    write_atomic,
+)
+from printgen.games import all_games, all_materials, game_named
 from printgen.materials import (
     OPTION_NAMES,
     BuildOptions,
+    Game,
     Material,
     PhotoOptions,
     ScoreReport,
 )
 from printgen.paths import OUTPUT_DIR
-from printgen.render.pdf import write_atomic
 from printgen.render.units import Paper
-from printgen.scoring import load_document, read_photo, score_document
-
-# Exit codes: 0 a final result; 1 bad input or a failed build; 2 a usage error (click's own);
-# 3 a provisional result (unsure cells in a photo, or a partial standing).
-EXIT_ERROR = 1
-EXIT_PROVISIONAL = 3
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif"})
 SHEET_SUFFIXES = frozenset({".toml", ".json"})
 
 
 class PrintgenGroup(click.Group):
-    """Adds each game's own subcommands (`printgen war ...`) when they are asked for."""
+    """Adds each game's own commands (`printgen war ...`) from the registry. A game's command
+    module is imported only when one of its commands runs: the listing in `--help` and shell
+    completion use the registry's one line (`Game.commands_help`)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        from printgen.games import all_games
-
-        names = set(super().list_commands(ctx))
-        names.update(game.name for game in all_games() if game.commands is not None)
-        return sorted(names)
+        return sorted({*super().list_commands(ctx), *_game_commands()})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             return command
-        from printgen.games import game_named
+        game = _game_commands().get(cmd_name)
+        return game.command_group() if game is not None else None
 
-        game = game_named(cmd_name)
-        return game.commands if game is not None else None
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = self._summaries(formatter.width)
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list[CompletionItem]:
+        items = [
+            CompletionItem(name, help=summary)
+            for name, summary in self._summaries(80)
+            if name.startswith(incomplete)
+        ]
+        # The group's options (click.Command's part), without importing every game's commands.
+        return items + click.Command.shell_complete(self, ctx, incomplete)
+
+    def _summaries(self, width: int) -> list[tuple[str, str]]:
+        """(name, one line) for every command, as click would show it, importing no game."""
+        limit = width - 6 - max(len(name) for name in [*self.commands, *_game_commands()])
+        rows = {
+            name: command.get_short_help_str(limit)
+            for name, command in self.commands.items()
+            if not command.hidden
+        }
+        for name, game in _game_commands().items():
+            # A stand-in command carrying the registry's line, shortened exactly as click would.
+            rows[name] = click.Command(name, help=game.commands_help).get_short_help_str(limit)
+        return sorted(rows.items())
+
+
+def _game_commands() -> dict[str, Game]:
+    return {game.name: game for game in all_games() if game.commands is not None}
 
 
 @click.group(cls=PrintgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -70,24 +100,34 @@ def cli() -> None:
     """
 
 
-def fail(message: str, code: int = EXIT_ERROR) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(code)
-
-
 @cli.command("list")
 def list_materials() -> None:
     """Show every material printgen can build, with a one-line description."""
-    from printgen.games import all_materials
-
     materials = all_materials()
     width = max(len(m.name) for m in materials)
     for material in materials:
-        click.echo(f"{material.name:<{width}}  {material.description}")
+        echo(f"{material.name:<{width}}  {material.description}")
+
+
+def _complete_material(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    names = [(m.name, m.description) for m in all_materials()] + [("all", "every material")]
+    return [CompletionItem(name, help=text) for name, text in names if name.startswith(incomplete)]
+
+
+def _complete_game(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    return [
+        CompletionItem(game.name, help=game.title)
+        for game in all_games()
+        if game.layout is not None and game.name.startswith(incomplete)
+    ]
 
 
 @cli.command()
-@click.argument("names", nargs=-1, required=True)
+@click.argument("names", nargs=-1, required=True, shell_complete=_complete_material)
 @click.option(
     "--paper",
     type=click.Choice([p.value for p in Paper]),
@@ -97,7 +137,7 @@ def list_materials() -> None:
 )
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     default=OUTPUT_DIR,
     show_default="output/",
     help="Folder the PDFs are written to.",
@@ -149,15 +189,14 @@ def build(
       printgen build card --rules seeds/war.md --panels 4 --large-print
       printgen build one-page-war --copies 40
     """
-    from printgen.games import all_materials
-
     known = {m.name: m for m in all_materials()}
     if "all" in names:
         chosen = [m for m in known.values() if m.standalone]
     else:
         unknown = [n for n in names if n not in known]
         if unknown:
-            fail(f"unknown material {', '.join(map(repr, unknown))}; known: {', '.join(known)}")
+            names_given = ", ".join(map(quote, unknown))
+            fail(f"unknown material {names_given}; known: {', '.join(known)}")
         chosen = [known[n] for n in dict.fromkeys(names)]
     options = BuildOptions(
         paper=Paper(paper),
@@ -172,6 +211,10 @@ def build(
     given = _options_given(click.get_current_context())
     for material in chosen:
         _check_options(material, options, given, building_all="all" in names)
+    try:
+        check_output_folder(out)
+    except PrintgenError as error:
+        fail(f"--out {error} (it names the folder the PDFs are written to)")
     if len(chosen) == 1:
         _report(_build_one(chosen[0], options, out, show_progress=True))
         return
@@ -186,7 +229,7 @@ def build(
 
 def _report(target: Path | None) -> None:
     if target is not None:
-        click.echo(f"wrote {target}")
+        echo(f"wrote {target}")
 
 
 def _name(material: Material | None) -> str:
@@ -236,14 +279,14 @@ def _build_one(
                 data = material.build(options, progress)
         else:
             data = material.build(options, None)
+        write_atomic(target, data)
     except PrintgenError as error:
         fail(f"{material.name}: {error}")
-    write_atomic(target, data)
     return target
 
 
 @cli.command()
-@click.argument("game")
+@click.argument("game", shell_complete=_complete_game)
 @click.option("--layout", "layout_name", default="standard", show_default=True)
 @click.option(
     "--paper", type=click.Choice([p.value for p in Paper]), default="a4", show_default=True
@@ -251,19 +294,15 @@ def _build_one(
 @click.option("--json", "as_json", is_flag=True, help="Print the geometry as JSON (the default).")
 def layout(game: str, layout_name: str, paper: str, as_json: bool) -> None:
     """Print a game sheet's geometry in millimetres: every element, as drawn and as read back."""
-    from printgen.games import all_games, game_named
-
     found = game_named(game)
     if found is None or found.layout is None:
         names = ", ".join(g.name for g in all_games() if g.layout is not None)
-        fail(f"no layout for {game!r}; games with layouts: {names or 'none yet'}")
-        return
+        fail(f"no layout for {quote(game)}; games with layouts: {names or 'none yet'}")
     try:
-        data = found.layout(layout_name, Paper(paper))
+        data = found.layout_data()(layout_name, Paper(paper))
     except PrintgenError as error:
         fail(str(error))
-        return
-    click.echo(json.dumps(data, indent=2))
+    echo_json(data)
 
 
 @cli.command()
@@ -272,8 +311,8 @@ def layout(game: str, layout_name: str, paper: str, as_json: bool) -> None:
 @click.option("--partial", is_flag=True, help="Score an unfinished sheet: the standing so far.")
 @click.option(
     "--annotate",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="(photos) Write the rectified sheet with each reading drawn on it to this PNG.",
+    type=click.Path(path_type=Path),
+    help="(one photo) Write the rectified sheet with each reading drawn on it to this PNG.",
 )
 @click.option(
     "--players",
@@ -308,12 +347,13 @@ def score(
     teams: str | None,
     as_csv: bool,
 ) -> None:
-    """Score typed-in sheets (TOML or JSON) or photos of sheets (JPEG, PNG, WebP).
+    """Score typed-in sheets (TOML or JSON) or photos of sheets (JPEG, PNG, WebP); `-` reads a
+    typed-in sheet from standard input.
 
     The file's `game` key picks the referee. Several files, or a folder, are each scored, with a
-    summary line per file; several photos give a print run's summary, one row per sheet, read
-    on every core. Exit codes: 0 final, 1 bad input (in a batch: some photo refused), 3
-    provisional (unsure cells or --partial).
+    summary line (or an error) per file; several photos alone give a print run's summary, one
+    row per sheet, read on every core. Exit codes: 0 final, 1 bad input (in any of the files;
+    a refused photo), 3 provisional (unsure cells or --partial).
 
     \b
     Examples:
@@ -322,49 +362,109 @@ def score(
       printgen score photo.jpg --annotate checked.png --players "Ann,Ben"
       printgen score photos/ --csv > run.csv
       printgen score --teams "Ann,Cid vs Ben,Dee" sheet1.jpg sheet2.jpg
+      cat duel.toml | printgen score -
     """
-    files = list(_expand(paths))
+    try:
+        files = _expand(paths)
+    except InputError as error:
+        fail(str(error))
     if not files:
         fail(f"no .toml, .json, .jpg, .png or .webp files in {', '.join(map(str, paths))}")
-    photos = [f for f in files if f.suffix.lower() in IMAGE_SUFFIXES or _looks_like_image(f)]
-    batch = team_file is not None or teams is not None or as_csv or len(photos) > 1
-    if batch and len(photos) == len(files):
+    photos = [f for f in files if _is_photo(f)]
+    if team_file is not None or teams is not None or as_csv or len(photos) > 1:
+        if len(photos) != len(files):
+            fail(
+                "--team, --teams, --csv and batches of photos take photos only; score "
+                "typed-in sheets on their own"
+            )
+        if annotate is not None:
+            fail("--annotate draws one photo; give it one photo")
         from printgen.games.one_page_war.reader.batch_cli import score_photos
 
         sys.exit(score_photos(photos, partial, players, team_file, teams, as_json, as_csv))
-    if team_file is not None or teams is not None or as_csv:
-        fail("--team, --teams and --csv take photos only; score typed-in sheets on their own")
+    if annotate is not None:
+        _check_annotate(annotate, files)
     names = _player_names(players) if players is not None else None
-    single = len(files) == 1
-    results: list[dict[str, Any]] = []
-    worst = 0
+    outcomes: list[tuple[Path, ScoreReport | PrintgenError]] = []
     for path in files:
         try:
-            report = _score_file(path, partial, annotate if single else None, names)
+            outcomes.append((path, _score_file(path, partial, annotate, names)))
         except PrintgenError as error:
-            worst = max(worst, EXIT_ERROR)
-            if as_json:
-                results.append({"file": str(path), "error": str(error)})
-            else:
-                where = "" if str(path) in str(error) else f"{path}: "
-                click.echo(f"{where}error: {error}", err=True)
-            continue
-        worst = max(worst, report.exit_code)
-        if as_json:
-            results.append({"file": str(path), **report.to_json()})
-        elif single:
-            click.echo(report.to_text())
-        else:
-            click.echo(f"{path}: {report.summary()}")
+            outcomes.append((path, error))
     if as_json:
-        payload: Any = results[0] if single and "error" not in results[0] else results
-        if single and "error" in results[0]:
-            click.echo(f"error: {results[0]['error']}", err=True)
+        _print_json(outcomes)
+    else:
+        _print_text(outcomes)
+    sys.exit(max(EXIT_ERROR if isinstance(o, PrintgenError) else o.exit_code for _, o in outcomes))
+
+
+def _expand(paths: tuple[Path, ...]) -> list[Path]:
+    """The files to score: each path given, and a folder's sheets and photos by name."""
+    files: list[Path] = []
+    for path in paths:
+        if path != STDIN and path.is_dir():
+            try:
+                listed = sorted(path.iterdir())
+            except OSError as error:
+                raise InputError(f"{path}: cannot list the folder ({error.strerror})") from None
+            files += [p for p in listed if p.suffix.lower() in SHEET_SUFFIXES | IMAGE_SUFFIXES]
         else:
-            if single:
-                payload = {k: v for k, v in results[0].items() if k != "file"}
-            click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
-    sys.exit(worst)
+            files.append(path)
+    return files
+
+
+def _check_annotate(annotate: Path, files: list[Path]) -> None:
+    if len(files) > 1:
+        fail(f"--annotate draws one photo, but {len(files)} files were given")
+    if not _is_photo(files[0]):
+        fail(f"--annotate applies to photos only; {files[0]} is a typed-in sheet")
+    try:
+        check_output(annotate, inputs=files)
+    except PrintgenError as error:
+        fail(f"--annotate {error}")
+
+
+def _score_file(
+    path: Path, partial: bool, annotate: Path | None, players: tuple[str, ...] | None = None
+) -> ScoreReport:
+    # Imported here: `printgen --help` and `printgen build` need no parser of sheets.
+    from printgen.scoring import load_document, read_photo, score_document
+
+    if _is_photo(path):
+        check_regular_file(path)
+        options = PhotoOptions(annotate=annotate, partial=partial, players=players)
+        return read_photo(path, options)
+    return score_document(load_document(path), input_name(path), partial)
+
+
+def _error_line(path: Path, error: PrintgenError) -> str:
+    where = "" if input_name(path) in str(error) else f"{input_name(path)}: "
+    return f"{where}error: {error}"
+
+
+def _print_text(outcomes: list[tuple[Path, ScoreReport | PrintgenError]]) -> None:
+    for path, outcome in outcomes:
+        if isinstance(outcome, PrintgenError):
+            echo(_error_line(path, outcome), err=True)
+        elif len(outcomes) == 1:
+            echo(outcome.to_text())
+        else:
+            echo(f"{path}: {outcome.summary()}")
+
+
+def _print_json(outcomes: list[tuple[Path, ScoreReport | PrintgenError]]) -> None:
+    """One file: its report (or {file, error}); several: a list, each entry naming its file.
+    Errors also go to stderr, for the person watching."""
+    entries: list[dict[str, Any]] = []
+    for path, outcome in outcomes:
+        if isinstance(outcome, PrintgenError):
+            echo(_error_line(path, outcome), err=True)
+            entries.append({"file": str(path), "error": str(outcome)})
+        elif len(outcomes) == 1:
+            entries.append(outcome.to_json())
+        else:
+            entries.append({"file": str(path), **outcome.to_json()})
+    echo_json(entries[0] if len(outcomes) == 1 else entries)
 
 
 @cli.command()
@@ -381,29 +481,23 @@ def serve(port: int, lan: bool) -> None:
     from printgen.web.serve import serve as start
 
     try:
-        start(port=port, lan=lan, echo=click.echo)
+        start(port=port, lan=lan, echo=echo)
     except PrintgenError as error:
         fail(str(error))
 
 
-def _expand(paths: tuple[Path, ...]) -> Iterator[Path]:
-    for path in paths:
-        if path.is_dir():
-            yield from sorted(
-                p for p in path.iterdir() if p.suffix.lower() in SHEET_SUFFIXES | IMAGE_SUFFIXES
-            )
-        else:
-            yield path
+def _is_photo(path: Path) -> bool:
+    """A photo by its name, or an image or PDF whatever its name (the photo reader then says
+    what it is and what it takes)."""
+    if path == STDIN:
+        return False
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        return True
+    if path.suffix.lower() in SHEET_SUFFIXES:
+        return False
+    from printgen.games.one_page_war.reader.photo import file_kind
 
-
-def _score_file(
-    path: Path, partial: bool, annotate: Path | None, players: tuple[str, ...] | None = None
-) -> ScoreReport:
-    if not path.is_file():
-        raise InputError(f"{path}: no such file")
-    if path.suffix.lower() in IMAGE_SUFFIXES or _looks_like_image(path):
-        return read_photo(path, PhotoOptions(annotate=annotate, partial=partial, players=players))
-    return score_document(load_document(path), str(path), partial)
+    return file_kind(path) is not None
 
 
 def _player_names(text: str) -> tuple[str, ...]:
@@ -414,15 +508,6 @@ def _player_names(text: str) -> tuple[str, ...]:
     except PrintgenError as error:
         fail(str(error))
         raise  # not reached: fail() exits
-
-
-def _looks_like_image(path: Path) -> bool:
-    """An image or PDF, whatever its name: the photo reader says what it is and what it takes."""
-    if path.suffix.lower() in SHEET_SUFFIXES:
-        return False
-    from printgen.games.one_page_war.reader.photo import file_kind
-
-    return file_kind(path) is not None
 
 
 def main() -> None:

@@ -1,19 +1,32 @@
-"""What printgen can print and score: each game package declares a `Game`, and the CLI only
-reads these declarations."""
+"""What printgen can print and score, as plain declarations that import nothing heavy.
+
+The table itself lives in printgen/games/__init__.py. Each entry names the code behind it as a
+string, "package.module:attribute", imported only when that entry is used: `printgen list`,
+`--help` and shell completion read the table alone, `printgen build war-card` imports only the
+War card's module, and `printgen score sheet.toml` only the referee its `game` key names."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import click
-
+from printgen.paths import SEEDS_DIR
 from printgen.render.units import Paper
+
+if TYPE_CHECKING:
+    import click
 
 # A build reports progress as (done, total) when it makes many pages.
 Progress = Callable[[int, int], None]
+
+
+def load(target: str) -> Any:
+    """The object a registry entry names as "package.module:attribute", imported now."""
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module), attribute)
 
 
 @dataclass(frozen=True)
@@ -34,17 +47,30 @@ class BuildOptions:
 # Names of the optional BuildOptions fields, as a material declares which it accepts.
 OPTION_NAMES = ("rules", "panels", "large_print", "copies", "pairs", "layout", "batch")
 
+# What a material's builder is: options in, the PDF's bytes out.
+Builder = Callable[[BuildOptions, Progress | None], bytes]
+
 
 @dataclass(frozen=True)
 class Material:
+    """One printable thing, e.g. `war-card`. `builder` names its Builder ("module:function")."""
+
     name: str
     description: str
-    build: Callable[[BuildOptions, Progress | None], bytes]
+    builder: str
     accepts: frozenset[str] = frozenset()
     papers: tuple[Paper, ...] = (Paper.A4, Paper.LETTER)
     # False for a material that needs an input file named on the command line (the generic
     # card): `build all`, the web page and the print checks leave it out.
     standalone: bool = True
+    # A rules card's source in seeds/: the builder gets it as `options.rules`.
+    rules_source: str | None = None
+
+    def build(self, options: BuildOptions, progress: Progress | None = None) -> bytes:
+        if self.rules_source is not None:
+            options = replace(options, rules=SEEDS_DIR / self.rules_source)
+        builder: Builder = load(self.builder)
+        return builder(options, progress)
 
     def file_name(self, options: BuildOptions) -> str:
         return f"{self.name}-{options.paper.value}.pdf"
@@ -83,15 +109,41 @@ PhotoReader = Callable[[Path, PhotoOptions], ScoreReport]
 # A referee scores a parsed typed-in sheet (TOML or JSON as a mapping); `source` names the file.
 Scorer = Callable[[Mapping[str, Any], str, ScoreOptions], ScoreReport]
 
+# `printgen layout GAME`: the printed geometry as plain data (mm).
+LayoutData = Callable[[str, Paper], Mapping[str, Any]]
+
 
 @dataclass(frozen=True)
 class Game:
+    """One game. Each field after `materials` names code as "module:attribute" (or None)."""
+
     name: str
     title: str
     materials: tuple[Material, ...] = ()
-    score: Scorer | None = None
-    commands: click.Group | None = None
-    # The printed geometry as plain data (mm), for `printgen layout GAME --json`.
-    layout: Callable[[str, Paper], Mapping[str, Any]] | None = None
-    # Reads a photographed sheet and scores it (One Page War).
-    read_photo: PhotoReader | None = None
+    # A Scorer for typed-in sheets whose `game` key is this game's name.
+    score: str | None = None
+    # The click group of `printgen GAME ...`, and its one line in `printgen --help`.
+    commands: str | None = None
+    commands_help: str = ""
+    # A LayoutData function.
+    layout: str | None = None
+    # A PhotoReader (One Page War).
+    read_photo: str | None = None
+
+    def referee(self) -> Scorer:
+        return _named(self.score, f"{self.name} has no referee")
+
+    def command_group(self) -> click.Group:
+        return _named(self.commands, f"{self.name} has no commands of its own")
+
+    def layout_data(self) -> LayoutData:
+        return _named(self.layout, f"{self.name} has no layout data")
+
+    def photo_reader(self) -> PhotoReader:
+        return _named(self.read_photo, f"{self.name} reads no photos")
+
+
+def _named(target: str | None, missing: str) -> Any:
+    if target is None:
+        raise LookupError(missing)  # a caller's bug: it should have checked the field first
+    return load(target)

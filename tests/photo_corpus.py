@@ -9,7 +9,8 @@ sometimes an EXIF orientation instead of turned pixels. Everything is determinis
 The writers are the held-out ones of training/handwriting.py (seeds and fonts never seen in
 training) unless `held_out=False`.
 
-    python tests/photo_corpus.py OUT_DIR [--count N] [--size 4032x3024]   # writes photos + truth
+    python tests/photo_corpus.py OUT_DIR [--count N] [--size 4032x3024] [--layout-version 1]
+                                         # writes photos + truth
 """
 
 from __future__ import annotations
@@ -51,21 +52,31 @@ class Blank:
 
 @cache
 def blank_sheet(
-    paper: Paper = Paper.A4, mode: str = "duel", sheet: int = 1, pairs: int = 2
+    paper: Paper = Paper.A4,
+    mode: str = "duel",
+    version: int | None = None,
+    sheet: int = 1,
+    pairs: int = 2,
 ) -> Blank:
-    """The printed sheet, rendered from printgen's own PDF at SHEET_PX_PER_MM: for a team pack
-    (`pairs` pairs), its `sheet`-th sheet."""
+    """The printed sheet, rendered from printgen's own PDF at SHEET_PX_PER_MM; `version` draws
+    an earlier version of the layout (None: the current one); for a team pack of `pairs`
+    pairs, its `sheet`-th sheet."""
     from printgen.games.one_page_war.geometry import sheet_id
-    from printgen.games.one_page_war.sheets import MATERIALS, SheetSpec, team_pages
+    from printgen.games.one_page_war.sheets import (
+        SheetSpec,
+        build_duel,
+        build_solo,
+        build_team,
+        team_pages,
+    )
     from printgen.materials import BuildOptions
     from printgen.render.readback import render_page
 
-    layout = load_layout("standard")
-    name = {"duel": "one-page-war", "solo": "one-page-war-solo", "team": "one-page-war-team"}[mode]
-    material = next(m for m in MATERIALS if m.name == name)
-    pdf = material.build(BuildOptions(paper=paper, pairs=pairs), None)
+    build = {"duel": build_duel, "solo": build_solo, "team": build_team}[mode]
+    pdf = build(BuildOptions(paper=paper, pairs=pairs), None, version=version)
     page = sheet - 1 if mode == "team" else 0
     image = render_page(pdf, page, dpi=SHEET_PX_PER_MM * 25.4)
+    layout = load_layout("standard", version)
     if mode == "team":
         spec = team_pages(layout, paper, pairs)[page]
         assert isinstance(spec, SheetSpec)
@@ -89,14 +100,18 @@ class Filled:
     tag: SheetTag
 
 
-def random_game(rng: np.random.Generator, mode: str, finished: bool = True) -> dict[Key, str]:
+def random_game(
+    rng: np.random.Generator, mode: str, finished: bool = True, version: int | None = None
+) -> dict[Key, str]:
     """A legal finished sheet: dice numbers, power uses ticked on both sides, their effects."""
-    layout = load_layout("standard")
-    geometry = sheet_geometry("standard", Paper.A4)
+    layout = load_layout("standard", version)
+    geometry = sheet_geometry("standard", Paper.A4, version)
     truth: dict[Key, str] = {}
     uses = {a.name: int(rng.integers(0, a.ticks + 1)) for a in layout.arenas}
     armored = sum(uses[a.name] for a in layout.arenas if a.power == "Armored support")
     allies = sum(uses[a.name] for a in layout.arenas if a.power == "Allies")
+    # Each 0 or 7 is one use of Armored support (docs/rulings.md): never more than were used.
+    steps_left = armored
     for a in layout.arenas:
         for side in (Side.FIRST, Side.SECOND):
             ai = mode == "solo" and side is Side.SECOND
@@ -111,7 +126,9 @@ def random_game(rng: np.random.Generator, mode: str, finished: bool = True) -> d
                 else:
                     value = str(rng.integers(1, 7))
                     if armored and rng.random() < 0.08:
-                        value = str(int(rng.choice([0, 7])))
+                        moved = str(int(rng.choice([0, 7])))
+                        if steps_left:
+                            value, steps_left = moved, steps_left - 1
                 if not finished and rng.random() < 0.3:
                     value = "_"
                 truth[key(e)] = value
@@ -144,7 +161,7 @@ def fill_sheet(
         else np.array(rng.choice([[0.1, 0.1, 0.12], [0.12, 0.15, 0.5]]))
         for side, w in writers.items()
     }
-    geometry = sheet_geometry(blank.tag.layout, blank.tag.paper)
+    geometry = sheet_geometry(blank.tag.layout, blank.tag.paper, blank.tag.version)
     for e in geometry.elements:
         value = truth.get(key(e))
         if value is None or value in ("_", "empty"):
@@ -337,15 +354,17 @@ def make_photo(
     truth: dict[Key, str] | None = None,
     finished: bool = True,
     edit: Callable[[np.ndarray, SheetGeometry], None] | None = None,
+    version: int | None = None,
 ) -> CorpusPhoto:
+    """A photo of a filled sheet; `version` photographs an earlier version of the layout."""
     rng = np.random.default_rng([seed, 99])
     mode = mode or str(rng.choice(["duel", "duel", "solo"]))
     paper = paper or (Paper.A4 if rng.random() < 0.6 else Paper.LETTER)
-    blank = blank_sheet(paper, mode)
-    truth = truth if truth is not None else random_game(rng, mode, finished)
+    blank = blank_sheet(paper, mode, version)
+    truth = truth if truth is not None else random_game(rng, mode, finished, version)
     sheet = fill_sheet(blank, truth, seed, held_out)
     if edit is not None:
-        edit(sheet, sheet_geometry(blank.tag.layout, blank.tag.paper))
+        edit(sheet, sheet_geometry(blank.tag.layout, blank.tag.paper, blank.tag.version))
     shot = shot or random_shot(rng, size)
     photo = photograph(sheet, shot)
     save_photo(photo, out, shot)
@@ -400,11 +419,18 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=10)
     parser.add_argument("--first-seed", type=int, default=1000)
     parser.add_argument("--size", default="4032x3024")
+    parser.add_argument(
+        "--layout-version",
+        type=int,
+        help="photograph this version of the layout (default: current)",
+    )
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.split("x"))
     args.out.mkdir(parents=True, exist_ok=True)
     for seed in range(args.first_seed, args.first_seed + args.count):
-        photo = make_photo(args.out / f"sheet-{seed}.jpg", seed, (width, height))
+        photo = make_photo(
+            args.out / f"sheet-{seed}.jpg", seed, (width, height), version=args.layout_version
+        )
         truth = {"/".join(str(p) for p in k): v for k, v in photo.truth.items()}
         (args.out / f"sheet-{seed}.json").write_text(json.dumps(truth, indent=1))
         print(photo.path, photo.mode, photo.tag.paper.value, photo.shot)

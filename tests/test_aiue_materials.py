@@ -12,17 +12,11 @@ import pytest
 
 from printgen.cli import cli
 from printgen.errors import LayoutError
+from printgen.games import material_named
 from printgen.games.aiue_battle import layout as geo
 from printgen.games.aiue_battle import materials
 from printgen.games.aiue_battle.engine import KANA_BOARD
-from printgen.games.aiue_battle.materials import (
-    BOARD,
-    CARDS,
-    FLAG_WORDS,
-    RECORD,
-    build_board,
-    load_topics,
-)
+from printgen.games.aiue_battle.materials import FLAG_WORDS, build_board, load_topics
 from printgen.materials import BuildOptions, Material
 from printgen.render.readback import (
     TextRun,
@@ -37,6 +31,7 @@ from printgen.render.readback import (
 from printgen.render.units import Paper
 
 PAPERS = (Paper.A4, Paper.LETTER)
+BOARD, CARDS, RECORD = (material_named(n) for n in ("aiue-board", "aiue-cards", "aiue-record"))
 DPI = 30
 LAYOUT = geo.load_layout("standard")
 

@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 
 from printgen.cli import cli
 from printgen.errors import PrintgenError
-from printgen.games.aiue_battle.engine import LATIN_BOARD, Alphabet, Battle
+from printgen.games.aiue_battle.engine import (
+    KANA_BASE,
+    LATIN_BOARD,
+    Alphabet,
+    Battle,
+    InvalidWord,
+    Word,
+)
 from printgen.games.aiue_battle.referee import score
 from printgen.materials import ScoreOptions
 from printgen.paths import ROOT
@@ -218,3 +225,28 @@ def test_referee_agrees_with_the_engine(words: list[str], order: list[str]) -> N
     # One more attack after the end is an error naming its position.
     with pytest.raises(PrintgenError, match=f"attack {len(played) + 1} .*already over"):
         score({**document, "attacks": [*played, "a"]}, "random.toml", ScoreOptions())
+
+
+# --- combining marks (issue 17) ------------------------------------------------------------------
+
+
+MARKS = "\u0301\u0308\u0332\u20dd\u3099\u309a\ufe0f\u200d"
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    alphabet=st.sampled_from(list(Alphabet)),
+    text=st.text(alphabet="abcxyzかきくはひーっ" + MARKS, min_size=1, max_size=9),
+)
+def test_every_card_of_an_accepted_word_has_its_place_on_the_board(
+    alphabet: Alphabet, text: str
+) -> None:
+    """A word with a mark no card can carry (a combining accent, an enclosing circle, a stray
+    dakuten) is refused; one that is accepted has only cards the board can reveal."""
+    try:
+        word = Word.from_text(text, alphabet)
+    except InvalidWord:
+        return
+    board = LATIN_BOARD if alphabet is Alphabet.LATIN else tuple(KANA_BASE)
+    assert all(card in board for card in word.cards)
+    assert all(base in alphabet.board for base in word.bases)

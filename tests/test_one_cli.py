@@ -271,3 +271,45 @@ def test_layout_json(runner: CliRunner) -> None:
     assert data["board"] == {"spokes": 16, "rings": 6}
     assert len(data["intersections"]) == 96
     assert data["stones_per_player"] == {"2": 24, "3": 20, "4": 16, "5": 14, "6": 12}
+
+
+# --- positions no game can reach (issue 17; rulings 8 to 10) -----------------------------------
+
+
+def refusal(runner: CliRunner, tmp_path: Path, text: str) -> str:
+    result = runner.invoke(cli, ["score", str(write(tmp_path, text))])
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    return result.stderr
+
+
+def test_captures_are_limited_by_what_the_others_lost(runner: CliRunner, tmp_path: Path) -> None:
+    # Two players, 24 stones each: Blue has 20 on the board, so at most 4 can have been taken.
+    blue = ", ".join(f"[{r}, {s}]" for r in (4, 5) for s in range(1, 11))
+    text = players(Red="stones = [[1, 1]]\ncaptured = 5", Blue=f"stones = [{blue}]\ncaptured = 0")
+    message = refusal(runner, tmp_path, text)
+    assert "players.Red.captured is 5, but the other players have at most 4 stones off" in message
+    ok = players(Red="stones = [[1, 1]]\ncaptured = 4", Blue=f"stones = [{blue}]\ncaptured = 0")
+    assert runner.invoke(cli, ["score", str(write(tmp_path, ok))]).exit_code == 0
+
+
+def test_every_player_lists_their_stones(runner: CliRunner, tmp_path: Path) -> None:
+    text = players(Red="captured = 0", Blue="stones = [[3, 5]]")
+    assert "players.Red: no `stones` key" in refusal(runner, tmp_path, text)
+    empty = players(Red="stones = []", Blue="stones = [[3, 5]]")
+    assert runner.invoke(cli, ["score", str(write(tmp_path, empty))]).exit_code == 0
+
+
+@pytest.mark.parametrize("board", ["spokes = 1000000000, rings = 6", "spokes = 16, rings = 99"])
+def test_an_absurd_board_is_refused(runner: CliRunner, tmp_path: Path, board: str) -> None:
+    text = f"board = {{ {board} }}\n" + players(Red="stones = []", Blue="stones = [[1, 1]]")
+    assert "larger than any drawn board" in refusal(runner, tmp_path, text)
+
+
+@pytest.mark.parametrize("name", ['" Red"', '"Red "', '""'])
+def test_a_name_with_outer_spaces_or_none_is_refused(
+    runner: CliRunner, tmp_path: Path, name: str
+) -> None:
+    text = f'game = "one"\n[players.{name}]\nstones = []\n[players.Blue]\nstones = [[1, 1]]\n'
+    message = refusal(runner, tmp_path, text)
+    assert "spaces at its ends" in message or "cannot be empty" in message

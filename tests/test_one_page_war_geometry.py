@@ -87,8 +87,9 @@ def test_counts_follow_the_layout(geometry: SheetGeometry) -> None:
             assert sorted(e.index for e in ticks) == list(range(arena.ticks))
             assert len(geometry.select(Kind.LABEL, arena.name, side)) == 1
         assert len(geometry.select(Kind.ALLIES, arena.name)) == 1
-    for kind in (Kind.DICE, Kind.NAME, Kind.POWERS, Kind.SHEET_LABEL):
+    for kind in (Kind.DICE, Kind.NAME, Kind.POWERS, Kind.SHEET_LABEL, Kind.TITLE):
         assert {e.side for e in geometry.select(kind)} == {Side.FIRST, Side.SECOND}
+    assert [e.side for e in geometry.select(Kind.FOOTER)] == [Side.FIRST]
     assert sorted(e.index for e in geometry.select(Kind.MARKER)) == [0, 1, 2, 3]
     assert len(geometry.select(Kind.QR)) == 1
 
@@ -118,6 +119,38 @@ def test_the_far_half_is_the_near_half_turned_about_its_arena(geometry: SheetGeo
         cx = geometry.arena_frame(near.arena).centre[0]
         assert far.x == pytest.approx(2 * cx - near.x - near.w)
         assert far.y == pytest.approx(geometry.height - near.y - near.h)
+
+
+def test_the_far_strip_is_the_near_one_turned_about_the_page_centre(
+    geometry: SheetGeometry,
+) -> None:
+    # Each player sees the same strip along their edge: name line, title, dice space.
+    for kind in (Kind.NAME, Kind.TITLE, Kind.DICE):
+        near = geometry.find(kind, side=Side.FIRST)
+        far = geometry.find(kind, side=Side.SECOND)
+        assert far.rect == near.rect.rotated_about(geometry.width / 2, geometry.height / 2)
+
+
+@pytest.mark.parametrize("paper", PAPERS, ids=lambda p: p.value)
+def test_version_1_keeps_its_own_geometry(paper: Paper) -> None:
+    # Version 1 turned the far strip about the arenas' centre; everything a photo is read by
+    # (markers, QR code, squares, tick boxes, S spaces) stands where it did.
+    first, current = sheet_geometry("standard", paper, 1), sheet_geometry("standard", paper)
+    assert first.layout_version == 1 and current.layout_version == load_layout().version
+    read_by_the_reader = (Kind.MARKER, Kind.QR, Kind.SQUARE, Kind.TICK, Kind.ALLIES)
+    for kind in read_by_the_reader:
+        assert first.select(kind) == current.select(kind)
+    frames = dict(first.frames)
+    play_cx = (frames["Land"].x + frames["Espionage"].right) / 2
+    for kind in (Kind.NAME, Kind.DICE):
+        near = first.find(kind, side=Side.FIRST)
+        assert first.find(kind, side=Side.SECOND).rect == near.rect.rotated_about(
+            play_cx, first.height / 2
+        )
+    assert first.find(Kind.NAME, side=Side.SECOND) != current.find(Kind.NAME, side=Side.SECOND)
+    for a, b in itertools.combinations(first.elements, 2):
+        assert not a.rect.overlaps(b.rect), f"{a} overlaps {b}"
+    assert sheet_geometry("standard", paper, 1) is first  # cached per version
 
 
 def test_squares_are_numbered_in_their_players_reading_order(geometry: SheetGeometry) -> None:
@@ -196,7 +229,7 @@ def _variant(changes: dict, arenas: tuple[ArenaSpec, ...] | None = None) -> Layo
     base = load_layout("standard")
     raw = copy.deepcopy(base.raw)
     raw["sheet"].update(changes)
-    return Layout("variant", base.version, arenas or base.arenas, raw)
+    return Layout("variant", base.version, arenas or base.arenas, base.lines, raw)
 
 
 def test_sizes_under_the_minimum_are_refused() -> None:
@@ -206,6 +239,10 @@ def test_sizes_under_the_minimum_are_refused() -> None:
         sheet_geometry(_variant({"tick": 4.0}), Paper.A4)
     with pytest.raises(LayoutError, match="`qr` must be a positive number"):
         sheet_geometry(_variant({"qr": "big"}), Paper.A4)
+    with pytest.raises(LayoutError, match=r"`far_strip` must be one of \['page', 'arenas'\]"):
+        sheet_geometry(_variant({"far_strip": "sideways"}), Paper.A4)
+    with pytest.raises(LayoutError, match="the name line, the title and the dice space do not"):
+        sheet_geometry(_variant({"name_width": 120.0}), Paper.A4)
 
 
 def test_a_layout_too_wide_for_the_page_is_refused() -> None:

@@ -306,7 +306,7 @@ def test_unknown_arena_and_player() -> None:
     message = problem(data)
     assert "unknown arena 'Space'" in message
     assert "arena Land: unknown player 'Bem'" in message
-    assert message.startswith("2 problems")
+    assert message.startswith("bad.toml: 2 problems")
 
 
 def test_missing_arena_and_side() -> None:
@@ -446,7 +446,7 @@ def test_find_problems_lists_everything_without_raising() -> None:
     problems = find_problems(data, "photo")
     assert [p.kind for p in problems] == [ProblemKind.EMPTY, ProblemKind.EMPTY]
     assert str(problems[0]) == "photo: arena Land, Ann's square 2 is empty"
-    bad = find_problems(duel(Air={"Ann": [1, -1, 3], "Ben": [9, 2, "*"]}))
+    bad = find_problems(duel(Air={"Ann": [1, -1, 3], "Ben": [5, 2, "*"]}))
     assert [p.kind for p in bad] == [ProblemKind.ILLEGAL, ProblemKind.ILLEGAL]
 
 
@@ -502,3 +502,71 @@ def test_scorer_entry_point() -> None:
     assert "Politics (S)" in text and "Result: Ann wins, 3 arenas to 2." in text
     for arena in LAYOUT.arena_names:
         assert arena in text
+
+
+# --- numbers no legal play can reach (ruling 8) --------------------------------------------------
+
+
+@pytest.mark.parametrize("number", [9, 99, 1000, 10**15])
+def test_a_number_past_what_armored_support_allows_is_refused(number: int) -> None:
+    data = duel(Air={"Ann": [number, 2, 2], "Ben": [2, 2, 2]})
+    message = problem(data)
+    assert "arena Air, Ann's square 1" in message
+    assert "8 is the most a square can hold" in message
+
+
+def test_eight_needs_both_land_boxes() -> None:
+    eight = {"Ann": [8, 2, 2], "Ben": [2, 2, 2]}
+    assert scored(duel(Air=eight)) is not None  # ticks not written down: both boxes
+    land = {"Ann": [2, 2, 2, 2], "Ben": [2, 2, 2, 2], "ticks": {"Ann": 1}}
+    message = problem(duel(Air=eight, Land=land))
+    assert "the sheet allows 1, so 7 is the most" in message
+    land["ticks"] = {"Ann": 1, "Ben": 1}
+    assert scored(duel(Air=eight, Land=land)) is not None
+
+
+def test_zero_needs_a_use_of_armored_support() -> None:
+    land = {"Ann": [2, 2, 2, 2], "Ben": [2, 2, 2, 2], "ticks": {"Ann": 0}}
+    message = problem(duel(Air={"Ann": [0, 2, 2], "Ben": [2, 2, 2]}, Land=land))
+    assert "0 is a 1 moved down by Armored support" in message
+
+
+def test_the_steps_past_the_die_add_up_over_the_whole_sheet() -> None:
+    land = {"Ann": [2, 2, 2, 2], "Ben": [2, 2, 2, 2], "ticks": {"Ann": 1, "Ben": 1}}
+    espionage = {"Ann": [2, 2, 2, 2], "Ben": [2, 2, 2, 2], "ticks": {"Ann": 0}}
+    two_sevens = {"Ann": [7, 7, 2], "Ben": [2, 2, 2]}
+    assert scored(duel(Air=two_sevens, Land=land, Espionage=espionage)) is not None
+    four = {"Ann": [7, 7, 2], "Ben": [7, 0, 2]}
+    message = problem(duel(Air=four, Land=land, Espionage=espionage))
+    assert "are 4 steps from the die's range" in message and "reach at most 2" in message
+    # Stolen Intel may copy a rival's 7 without another step: two copies allow 2 more each.
+    espionage["ticks"] = {"Ann": 1, "Ben": 1}
+    assert scored(duel(Air=four, Land=land, Espionage=espionage)) is not None
+
+
+def test_solo_human_may_copy_the_ais_seven_then_lift_it() -> None:
+    espionage = {"Ann": [2, 2, 2, 2], "AI": [2, 2, 2, 2], "ticks": {"Ann": 1, "AI": 0}}
+    land = {"Ann": [2, 2, 2, 2], "AI": [2, 2, 2, 2], "ticks": {"Ann": 1, "AI": 0}}
+    data = solo(Air={"Ann": [8, 2, 2], "AI": [7, 2, 2]}, Land=land, Espionage=espionage)
+    assert scored(data) is not None
+    espionage["ticks"] = {"Ann": 0, "AI": 0}
+    assert "7 is the most" in problem(
+        solo(Air={"Ann": [8, 2, 2], "AI": [7, 2, 2]}, Land=land, Espionage=espionage)
+    )
+
+
+def test_the_photo_cross_check_uses_the_same_rule() -> None:
+    from printgen.games.one_page_war.reader import crosscheck
+    from printgen.games.one_page_war.sheet import Reach
+
+    assert crosscheck.Reach is Reach
+    assert Reach(armored=2, stolen=0).number_problem(9) is not None
+    assert Reach(armored=2, stolen=0).number_problem(8) is None
+
+
+def test_a_team_named_like_a_player_is_refused() -> None:
+    data = example("team")
+    first, second = list(data["teams"])
+    player = data["teams"][second][0]
+    data["teams"] = {player: data["teams"][first], second: data["teams"][second]}
+    assert "is named like a player" in problem(data)

@@ -317,7 +317,9 @@ def test_ruling_all_dice_on_tables_ends_game() -> None:
 
 
 def test_ruling_fewer_than_16_dice_refused() -> None:
-    with pytest.raises(PackageWarError, match="at least 16 dice"):
+    with pytest.raises(PackageWarError, match="16 to 26 dice"):
+        Match(("Ann", "Ben"), dice=27)
+    with pytest.raises(PackageWarError, match="16 to 26 dice"):
         Match(("Ann", "Ben"), dice=15)
     Match(("Ann", "Ben"), dice=16)
 

@@ -12,10 +12,9 @@ from click.testing import CliRunner
 
 from printgen.cli import cli
 from printgen.errors import InputError
+from printgen.games import material_named
 from printgen.games.package_war.engine import START_SCORE
 from printgen.games.package_war.materials import (
-    MAT,
-    PAD,
     RULES_SOURCE,
     load_reminders,
     mat_geometry,
@@ -32,6 +31,7 @@ from printgen.render.readback import (
 from printgen.render.text import plain_text
 from printgen.render.units import SAFE_MARGIN_MM, Paper
 
+PAD, MAT = (material_named(n) for n in ("package-war-pad", "package-war-mat"))
 PAPERS = (Paper.A4, Paper.LETTER)
 
 

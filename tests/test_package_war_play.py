@@ -163,7 +163,10 @@ def test_ruling_rolloff_decides_first_player() -> None:
     [
         ({"players": ["Ann", "Ben"], "start": [[1, 2]]}, 'expected game = "package-war"'),
         (log([], players=["Ann"]), "players: expected two names"),
-        (log([], dice=12), "16 or more"),
+        (log([], dice=12), "16 to 26 dice, not 12"),
+        (log([], dice=10**12), "16 to 26 dice"),
+        (log([], players=["Ann", ""]), "name cannot be empty"),
+        (log([], players=["Ann", " Ben"]), "spaces at its ends"),
         (log([], start=[]), "start: the roll-off"),
         (log([], start=[[1, 2, 3]]), "start roll 1: expected a pair"),
         (log([3]), "moves: expected a list of strings"),

@@ -54,7 +54,7 @@ def test_rulebook_five_stack_scores_ten_in_a_round() -> None:
 def test_reaching_twenty_wins_and_zero_loses() -> None:
     won = score(sheet(player(10, [[5, 4, 3, 2, 1], []]), player(5)))
     assert won.to_json()["winner"] == "Ann" and won.to_json()["game_over"] is True
-    lost = score(sheet(player(2, [], 3), player(5)))
+    lost = score(sheet(player(2, [[4], []], 3), player(5)))
     assert lost.to_json()["winner"] == "Ben" and lost.players[0].score == -1
 
 
@@ -157,3 +157,37 @@ def test_a_game_log_given_to_score_points_to_play(runner) -> None:  # type: igno
     result = runner.invoke(cli, ["score", str(log)])
     assert result.exit_code == 1
     assert "printgen package-war play" in result.output
+
+
+# --- what one round can hold (ruling 14) -------------------------------------------------------
+
+
+@pytest.mark.parametrize("crushed", [1000, 30, 15])
+def test_more_crushed_packages_than_a_round_can_hold_are_refused(crushed: int) -> None:
+    with pytest.raises(IllegalRound, match=r"players\.Ann\.crushed: .* at most 14 can have been"):
+        score(sheet(player(10, [[4], []], crushed), player()))
+
+
+def test_the_most_a_round_can_crush() -> None:
+    # Ten packages at the start, five more from the line, one of them left standing.
+    assert score(sheet(player(19, [[4], []], 14), player())).players[0].score == 5
+    with pytest.raises(IllegalRound, match="no package stands on Ann's tables"):
+        score(sheet(player(10, [[], []], 1), player()))
+
+
+def test_both_players_share_the_line() -> None:
+    full = [[5, 4, 3, 2, 1], [5, 4, 3, 2, 1]]
+    # 20 standing and 5 crushed: every package of the round accounted for.
+    assert score(sheet(player(5, full, 3), player(5, full, 2))) is not None
+    with pytest.raises(IllegalRound, match="26 packages standing or crushed this round"):
+        score(sheet(player(5, full, 3), player(5, full, 3)))
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [("", "cannot be empty"), (" Ann", "spaces at its ends"), ("Ann ", "spaces at its ends")],
+)
+def test_a_player_needs_a_real_name(name: str, message: str) -> None:
+    document = {"game": "package-war", "players": {name: player(), "Ben": player()}}
+    with pytest.raises(InvalidRound, match=message):
+        score(document)

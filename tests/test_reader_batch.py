@@ -53,7 +53,7 @@ def pack(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Path, dict, str
     folder = tmp_path_factory.mktemp("pack")
     sheets = []
     for k in (1, 2):
-        blank = photo_corpus.blank_sheet(Paper.A4, "team", k)
+        blank = photo_corpus.blank_sheet(Paper.A4, "team", sheet=k)
         truth = photo_corpus.random_game(np.random.default_rng(60 + k), "team")
         image = photo_corpus.photograph(photo_corpus.fill_sheet(blank, truth, 60 + k), _shot(k))
         path = folder / f"sheet-{k}.jpg"

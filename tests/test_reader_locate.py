@@ -46,11 +46,11 @@ def _right_or_unsure(result: object, photo: photo_corpus.CorpusPhoto) -> None:
 
 
 @pytest.mark.parametrize(
-    ("mode", "paper", "seed"),
-    [("duel", Paper.A4, 41), ("solo", Paper.LETTER, 42)],
+    ("mode", "paper", "seed", "version"),
+    [("duel", Paper.A4, 41, None), ("solo", Paper.LETTER, 42, 1), ("team", Paper.A4, 49, 1)],
 )
 def test_a_covered_qr_code_still_reads_with_the_id_unread(
-    mode: str, paper: Paper, seed: int, tmp_path: Path, runner: CliRunner
+    mode: str, paper: Paper, seed: int, version: int | None, tmp_path: Path, runner: CliRunner
 ) -> None:
     path = tmp_path / "no-qr.jpg"
     photo = photo_corpus.make_photo(
@@ -61,10 +61,12 @@ def test_a_covered_qr_code_still_reads_with_the_id_unread(
         paper=paper,
         shot=_shot(seed, rotation_deg=8),
         edit=photo_corpus.cover_qr(),
+        version=version,
     )
     result = read(path)
     tag = result.located.tag
     assert (tag.sheet_id, tag.paper, tag.mode, tag.layout) == (None, paper, mode, "standard")
+    assert tag.version == photo.tag.version
     assert any("QR code could not be read" in a for a in result.located.advice)
     _right_or_unsure(result, photo)
     # The typed-in TOML has no id, says so, and parses to what the referee is given.
@@ -201,7 +203,7 @@ def test_a_qr_code_that_contradicts_the_printed_sheet_is_an_error(tmp_path: Path
         shot=_shot(48),
         edit=photo_corpus.replace_qr(letter),
     )
-    with pytest.raises(ForeignSheet, match="the printed sheet is layout standard v1 on A4"):
+    with pytest.raises(ForeignSheet, match=r"the printed sheet is layout standard v\d on A4"):
         read(path)
 
 

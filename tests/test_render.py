@@ -9,8 +9,9 @@ import pytest
 from reportlab.lib.styles import ParagraphStyle
 
 from printgen.errors import FitError, MissingGlyphError
+from printgen.files import write_atomic
 from printgen.render.fonts import BODY, KANA, check_glyphs, missing_characters
-from printgen.render.pdf import PdfMeta, new_canvas, write_atomic
+from printgen.render.pdf import PdfMeta, new_canvas
 from printgen.render.readback import embedded_fonts, page_size_mm, text_runs
 from printgen.render.text import Anchor, Box, draw_in_box, draw_text, fit_size, paragraph
 from printgen.render.units import Paper, mm, to_mm

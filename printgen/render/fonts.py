@@ -44,12 +44,11 @@ BOLD = SANS_BOLD.name
 
 @cache
 def register_fonts() -> None:
-    """Register every shipped face with ReportLab (once per process)."""
-    for face in ALL_FACES:
-        path = FONTS_DIR / face.file
-        if not path.is_file():
-            raise FileNotFoundError(f"font file missing: {path} (the fonts ship in fonts/)")
-        pdfmetrics.registerFont(TTFont(face.name, str(path)))
+    """Get ReportLab ready for printgen's faces (once per process): the font mappings, and the
+    DejaVu faces nearly every sheet draws with. The kana face, a 6 MB file that only Japanese
+    text needs, is registered on its first use (see `use_face`)."""
+    for face in (SANS, SANS_BOLD, COND, COND_BOLD):
+        use_face(face.name)
     for regular, bold in _BOLD_OF.items():
         addMapping(regular, 0, 0, regular)
         addMapping(regular, 1, 0, bold)
@@ -61,10 +60,25 @@ def register_fonts() -> None:
 
 
 @cache
+def use_face(font_name: str) -> None:
+    """Register the shipped face `font_name` with ReportLab, if it is one and is not yet.
+    Every character drawn is checked against its face first (`check_glyphs`), so a face is
+    registered before anything draws or measures with it."""
+    face = _BY_NAME.get(font_name)
+    if face is None:
+        return
+    path = FONTS_DIR / face.file
+    if not path.is_file():
+        raise FileNotFoundError(f"font file missing: {path} (the fonts ship in fonts/)")
+    pdfmetrics.registerFont(TTFont(face.name, str(path)))
+
+
+@cache
 def _coverage(font_name: str) -> frozenset[int]:
     register_fonts()
     if font_name not in _BY_NAME:
         raise MissingGlyphError(f"font {font_name!r} is not one of printgen's shipped fonts")
+    use_face(font_name)
     font = pdfmetrics.getFont(font_name)
     return frozenset(font.face.charToGlyph)
 
@@ -89,7 +103,10 @@ def check_glyphs(text: str, font_name: str, where: str) -> None:
 def fallback_runs(text: str, font_name: str, fallback: str = KANA.name) -> list[tuple[str, str]]:
     """Split `text` into runs of (text, font): characters `font_name` lacks but `fallback` has
     go to the fallback face. What neither has stays with `font_name`, for check_glyphs to name."""
-    primary, spare = _coverage(font_name), _coverage(fallback)
+    primary = _coverage(font_name)
+    if all(ord(ch) in primary for ch in text):
+        return [(text, font_name)] if text else []  # the fallback face is not even loaded
+    spare = _coverage(fallback)
     runs: list[tuple[str, str]] = []
     for ch in text:
         face = fallback if ord(ch) not in primary and ord(ch) in spare else font_name

@@ -1,12 +1,10 @@
-"""Writing PDFs: reproducible bytes, print settings, metadata, and atomic files."""
+"""Writing PDFs: reproducible bytes, print settings and metadata (files are written by
+printgen.files.write_atomic)."""
 
 from __future__ import annotations
 
 import io
-import os
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -41,24 +39,3 @@ def apply_document_settings(canvas: Canvas, meta: PdfMeta) -> None:
     canvas.setCreator(meta.creator)
     # Sizes are exact in millimetres only at 100 %: ask viewers not to shrink to fit.
     canvas.setViewerPreference("PrintScaling", "None")
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write to a temporary file beside `path`, then rename: never a half-written file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        # mkstemp makes the file private (0600); a built file should read like any other.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    write_atomic(path, text.encode("utf-8"))

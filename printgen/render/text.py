@@ -12,7 +12,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph
 
 from printgen.errors import FitError
-from printgen.render.fonts import bold_of, check_glyphs, register_fonts
+from printgen.render.fonts import bold_of, check_glyphs, register_fonts, use_face
 from printgen.render.units import Box, to_mm
 
 
@@ -24,6 +24,7 @@ class Anchor(Enum):
 
 def text_width(text: str, font: str, size: float) -> float:
     register_fonts()
+    use_face(font)
     return float(stringWidth(text, font, size))
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
 
-from printgen.errors import InputError, PrintgenError
+from printgen.errors import InputError, PrintgenError, quote
 
 # A word is written one letter per card; the rest of a player's cards are blank crosses.
 CARDS_PER_PLAYER = 7
@@ -111,7 +111,7 @@ class Alphabet(Enum):
             return cls(text.strip().lower())
         except ValueError:
             known = ", ".join(repr(a.value) for a in cls)
-            raise InvalidSetup(f"alphabet {text!r} is not one of {known}") from None
+            raise InvalidSetup(f"alphabet {quote(text)} is not one of {known}") from None
 
     def to_text(self) -> str:
         return self.value
@@ -150,20 +150,20 @@ class Word:
     @classmethod
     def from_text(cls, text: str, alphabet: Alphabet, where: str = "word") -> Word:
         if not isinstance(text, str):
-            raise InvalidWord(f"{where}: expected a word in quotes, got {text!r}")
+            raise InvalidWord(f"{where}: expected a word in quotes, got {quote(text)}")
         letters = _normal(text)
         cards: list[str] = []
         for position, ch in enumerate(letters, start=1):
             card = alphabet.card(ch)
             if card is None:
                 raise InvalidWord(
-                    f"{where}: {text!r} has {ch!r} at letter {position}, which is not a "
+                    f"{where}: {quote(text)} has {quote(ch)} at letter {position}, which is not a "
                     f"letter of the {alphabet.value} alphabet{_alphabet_hint(alphabet)}"
                 )
             cards.append(card)
         if not MIN_WORD <= len(cards) <= MAX_WORD:
             raise InvalidWord(
-                f"{where}: {text!r} has {len(cards)} letters; a word has {MIN_WORD} to "
+                f"{where}: {quote(text)} has {len(cards)} letters; a word has {MIN_WORD} to "
                 f"{MAX_WORD} (one per card)"
             )
         return cls(tuple(cards), alphabet)
@@ -193,19 +193,19 @@ def _alphabet_hint(alphabet: Alphabet) -> str:
 def parse_letter(text: str, alphabet: Alphabet, where: str) -> str:
     """A declared letter as it stands on the board; InvalidLetter naming `where` otherwise."""
     if not isinstance(text, str):
-        raise InvalidLetter(f"{where}: expected one letter in quotes, got {text!r}")
+        raise InvalidLetter(f"{where}: expected one letter in quotes, got {quote(text)}")
     letter = _normal(text)
     card = alphabet.card(letter) if len(letter) == 1 else None
     if card is None:
         raise InvalidLetter(
-            f"{where}: {text!r} is not a letter of the {alphabet.value} board"
+            f"{where}: {quote(text)} is not a letter of the {alphabet.value} board"
             f"{_alphabet_hint(alphabet)}"
         )
     base = alphabet.base(card)
     if base != card:
         raise InvalidLetter(
-            f"{where}: {text!r} has no cell of its own on the board; declare {base!r}, "
-            f"which reveals {card!r} too"
+            f"{where}: {quote(text)} has no cell of its own on the board; declare {quote(base)}, "
+            f"which reveals {quote(card)} too"
         )
     return base
 
@@ -262,13 +262,13 @@ class Battle:
             )
         for name in names:
             if not name.strip():
-                raise InvalidSetup(f"players: an empty name in {names!r}")
+                raise InvalidSetup(f"players: an empty name in {quote(names)}")
             if names.count(name) > 1:
-                raise InvalidSetup(f"players: {name!r} is named twice in {names!r}")
+                raise InvalidSetup(f"players: {quote(name)} is named twice in {quote(names)}")
         for player in players:
             if player.word.alphabet is not alphabet:
                 raise InvalidSetup(
-                    f"{player.name}: the word {player.word.to_text()!r} is not written in the "
+                    f"{player.name}: the word {quote(player.word.to_text())} is not written in the "
                     f"{alphabet.value} alphabet"
                 )
         self.alphabet = alphabet
@@ -338,7 +338,7 @@ class Battle:
     def verify_attack(self, letter: str) -> str:
         """The board letter `letter` declares, or IllegalAttack / InvalidLetter saying why not."""
         number = len(self._records) + 1
-        where = f"attack {number} ({letter!r})"
+        where = f"attack {number} ({quote(letter)})"
         if self._winner is not None:
             raise IllegalAttack(
                 f"{where}: the game is already over; {self._winner} won at attack "
@@ -348,7 +348,7 @@ class Battle:
         if base in self._declared:
             earlier = self._declared.index(base) + 1
             raise IllegalAttack(
-                f"{where}: {base!r} was already declared at attack {earlier}; "
+                f"{where}: {quote(base)} was already declared at attack {earlier}; "
                 f"each letter is struck through once a game"
             )
         return base

@@ -6,7 +6,7 @@ stops the build."""
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 from reportlab.lib.colors import Color, HexColor, black, white
@@ -32,7 +32,7 @@ from printgen.games.aiue_battle.layout import (
     record_sheet,
     topic_cards,
 )
-from printgen.materials import BuildOptions, Material, Progress
+from printgen.materials import BuildOptions, Progress
 from printgen.paths import SEEDS_DIR
 from printgen.render.fonts import BODY, BOLD
 from printgen.render.fonts import KANA as KANA_FACE
@@ -749,23 +749,3 @@ def _stack(canvas: Canvas, flowables: list[Paragraph], box: Box, where: str) -> 
         _, height = flowable.wrapOn(canvas, box.width, box.height)
         draw_in_box(canvas, flowable, Box(box.x, box.y, box.width, top - box.y), where)
         top -= height
-
-
-def _material(
-    name: str, description: str, build: Callable[[BuildOptions, Progress | None], bytes]
-) -> Material:
-    return Material(name, description, build, accepts=frozenset({"layout"}))
-
-
-BOARD = _material(
-    "aiue-board", "aiue battle letter board: alphabet side and kana side, 2 pages", build_board
-)
-CARDS = _material(
-    "aiue-cards",
-    "aiue battle letter cards: 40 fold-to-stand tent cards, 8 in each of 5 colours",
-    build_cards,
-)
-RECORD = _material(
-    "aiue-record", "aiue battle record sheet, one row per round, and the topic card", build_record
-)
-MATERIALS = (BOARD, CARDS, RECORD)

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from printgen.errors import InputError, PrintgenError
+from printgen.errors import InputError, PrintgenError, quote
 from printgen.games.aiue_battle.engine import (
     Alphabet,
     Attack,
@@ -28,6 +28,7 @@ from printgen.games.aiue_battle.engine import (
     Word,
 )
 from printgen.materials import ScoreOptions
+from printgen.names import player_name
 
 GAME_NAME = "aiue-battle"
 EXIT_FINAL = 0
@@ -134,12 +135,13 @@ def replay(document: Mapping[str, Any], source: str) -> Battle:
         ]
         if unknown:
             raise InvalidLog(
-                f"{source}: [words] has {', '.join(map(repr, unknown))}, not in players {players!r}"
+                f"{source}: [words] has {', '.join(map(quote, unknown))}, "
+                f"not in players {quote(players)}"
             )
         seated: list[Player] = []
         for name in players:
             if name not in words:
-                raise InvalidLog(f"{source}: player {name!r} has no word in [words]")
+                raise InvalidLog(f"{source}: player {quote(name)} has no word in [words]")
             seated.append(Player(name, Word.from_text(words[name], alphabet, f"{name}'s word")))
         battle = Battle(alphabet, seated)
         for letter in attacks:
@@ -179,17 +181,19 @@ def _field(
         raise InvalidLog(f"{source}: no `{key}` field")
     value = document[key]
     if not isinstance(value, kind):
-        raise InvalidLog(f"{source}: `{key}` should be a {kind.__name__}, got {value!r}")
+        raise InvalidLog(f"{source}: `{key}` should be a {kind.__name__}, got {quote(value)}")
     return value
 
 
 def _players(document: Mapping[str, Any], source: str) -> list[str]:
     players = _field(document, "players", list, source)
     for position, name in enumerate(players, start=1):
-        if not isinstance(name, str):
-            raise InvalidLog(f"{source}: players[{position}] should be a name, got {name!r}")
+        try:
+            player_name(name, f"{source}: players[{position}]")
+        except InputError as error:
+            raise InvalidLog(str(error)) from None
     if len(set(players)) != len(players):
-        raise InvalidSetup(f"players {players!r} name someone twice")
+        raise InvalidSetup(f"players {quote(players)} name someone twice")
     return players
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
 
 import click
 
+from printgen.console import EXIT_ERROR, echo, echo_data, echo_json, fail
 from printgen.errors import PrintgenError
 from printgen.games.one.engine import IllegalMove, Point, verify_capture
 from printgen.games.one.layout import load_layout
@@ -45,7 +45,7 @@ def one() -> None:
 
 
 @one.command("check-capture", cls=GreedyPathCommand)
-@click.argument("position_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("position_file", type=click.Path(path_type=Path))
 @click.option("--from", "start", required=True, help="The capturing stone, RING,SPOKE.")
 @click.option(
     "--path",
@@ -77,21 +77,20 @@ def check_capture(
         capture = verify_capture(position, origin, landings, player)
     except IllegalMove as error:
         if as_json:
-            click.echo(json.dumps({"game": "one", "legal": False, "reason": str(error)}, indent=2))
-        click.echo(f"illegal capture: {error}", err=True)
-        sys.exit(1)
+            echo_json({"game": "one", "legal": False, "reason": str(error)})
+        echo(f"illegal capture: {error}", err=True)
+        sys.exit(EXIT_ERROR)
     except PrintgenError as error:
-        click.echo(f"error: {error}", err=True)
-        sys.exit(1)
+        fail(str(error))
     if as_json:
-        click.echo(json.dumps(capture_report(capture), indent=2, ensure_ascii=False))
+        echo_json(capture_report(capture))
         return
     removed = ", ".join(f"[{p.ring}, {p.spoke}] ({owner})" for p, owner in capture.removed)
-    click.echo(f"legal: {capture.player} captures from [{origin.ring}, {origin.spoke}]")
+    echo(f"legal: {capture.player} captures from [{origin.ring}, {origin.spoke}]")
     for number, jump in enumerate(capture.jumps, start=1):
-        click.echo(f"  jump {number}: {jump.to_text()}")
-    click.echo(f"removed: {removed}")
-    click.echo(f"{capture.player} has now captured {capture.after.captured[capture.player]}")
-    click.echo("")
-    click.echo("# the new position")
-    click.echo(capture.after.to_toml(), nl=False)
+        echo(f"  jump {number}: {jump.to_text()}")
+    echo(f"removed: {removed}")
+    echo(f"{capture.player} has now captured {capture.after.captured[capture.player]}")
+    echo()
+    echo("# the new position")
+    echo_data(capture.after.to_toml(), nl=False)

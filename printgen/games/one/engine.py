@@ -17,13 +17,17 @@ from enum import Enum
 from types import MappingProxyType
 from typing import TypeVar
 
-from printgen.errors import InputError, PrintgenError
+from printgen.errors import InputError, PrintgenError, quote
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 # With fewer spokes a ring jump of two steps could reach its landing both ways round.
 MIN_SPOKES = 5
 MIN_RINGS = 2
+# A board players could draw and play on: four times the standard 16 spokes by 6 rings. Past
+# this, a "board" is a typing slip (or a 10**9-spoke attempt to exhaust memory).
+MAX_SPOKES = 64
+MAX_RINGS = 24
 CAPTURE_POINTS = 2
 
 
@@ -74,7 +78,9 @@ class Point:
         """`"2,5"` or `"[2, 5]"` as typed on the command line."""
         match = _POINT_TEXT.match(text)
         if match is None:
-            raise InvalidPosition(f"{text!r} is not a coordinate; write RING,SPOKE such as 2,5")
+            raise InvalidPosition(
+                f"{quote(text)} is not a coordinate; write RING,SPOKE such as 2,5"
+            )
         return cls(int(match.group(1)), int(match.group(2)))
 
     def to_text(self) -> str:
@@ -110,6 +116,11 @@ class Board:
             )
         if self.rings < MIN_RINGS:
             raise InvalidPosition(f"a board needs at least {MIN_RINGS} rings (got {self.rings})")
+        if self.spokes > MAX_SPOKES or self.rings > MAX_RINGS:
+            raise InvalidPosition(
+                f"a board of {self.spokes:,} spokes and {self.rings:,} rings is larger than any "
+                f"drawn board; at most {MAX_SPOKES} spokes and {MAX_RINGS} rings"
+            )
 
     def contains(self, point: Point) -> bool:
         return 1 <= point.ring <= self.rings and 1 <= point.spoke <= self.spokes
@@ -172,8 +183,8 @@ class Position:
         for point, owner in self.owners.items():
             if owner not in self.captured:
                 raise UnknownPlayer(
-                    f"the stone at [{point.ring}, {point.spoke}] belongs to {owner!r}, who is not "
-                    f"a player; players: {', '.join(self.players)}"
+                    f"the stone at [{point.ring}, {point.spoke}] belongs to {quote(owner)}, "
+                    f"who is not a player; players: {', '.join(self.players)}"
                 )
             self.board.check(point, f"{owner}'s stone")
         for player, count in self.captured.items():
@@ -218,7 +229,8 @@ class Position:
     def check_player(self, player: str) -> str:
         if player not in self.captured:
             raise UnknownPlayer(
-                f"unknown player {player!r}; this position's players: {', '.join(self.players)}"
+                f"unknown player {quote(player)}; this position's players: "
+                f"{', '.join(self.players)}"
             )
         return player
 
@@ -259,27 +271,37 @@ class Position:
     def stones_by_player(self) -> dict[str, list[Point]]:
         return {player: list(self.stones_of(player)) for player in self.players}
 
+    def to_mapping(self) -> dict[str, object]:
+        """The position as the typed-in mapping it is read from."""
+        return {
+            "game": "one",
+            "board": {"spokes": self.board.spokes, "rings": self.board.rings},
+            "players": {
+                player: {
+                    "stones": [[p.ring, p.spoke] for p in points],
+                    "captured": self.captured[player],
+                }
+                for player, points in self.stones_by_player().items()
+            },
+        }
+
     def to_toml(self) -> str:
-        """The position as a typed-in file: `Position` read from it again is equal to this one."""
-        lines = [
-            'game = "one"',
-            f"board = {{ spokes = {self.board.spokes}, rings = {self.board.rings} }}",
-        ]
-        for player, points in self.stones_by_player().items():
-            stones = ", ".join(f"[{p.ring}, {p.spoke}]" for p in points)
-            lines += ["", f"[players.{_toml_key(player)}]"]
-            lines += [f"stones = [{stones}]", f"captured = {self.captured[player]}"]
-        return "\n".join(lines) + "\n"
+        """The position as a typed-in file: it parses back to `to_mapping()` exactly, whatever
+        the players are called."""
+        import tomlkit
+
+        from printgen.tomldoc import inline
+
+        data = self.to_mapping()
+        document = tomlkit.document()
+        document["game"] = data["game"]
+        document["board"] = inline(data["board"])  # type: ignore[arg-type]
+        document["players"] = data["players"]
+        return tomlkit.dumps(document)
 
     def __repr__(self) -> str:
         stones = {player: points for player, points in self.stones_by_player().items()}
         return f"Position.from_stones({self.board!r}, {stones!r}, {dict(self.captured)!r})"
-
-
-def _toml_key(name: str) -> str:
-    if re.fullmatch(r"[A-Za-z0-9_-]+", name):
-        return name
-    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 # ---------------------------------------------------------------------------------------------

@@ -4,8 +4,11 @@ referee all come from the same file."""
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from enum import Enum
 from functools import cache
 from types import MappingProxyType
 from typing import Any
@@ -15,19 +18,22 @@ from printgen.errors import LayoutError
 from printgen.games.one.engine import MAX_PLAYERS, MIN_PLAYERS, Board, InvalidPosition
 
 LAYOUT_FOLDER = "one"
+# Nothing a player reads is printed smaller (issue 16).
+MIN_TEXT_PT = 6.0
+MIN_WRITE_LINE_MM = 0.35
+HEX_RGB = re.compile(r"^[0-9A-Fa-f]{6}$")
 
 
 @dataclass(frozen=True)
 class Drawing:
-    outer_band: float
     line_width: float
     seam_line_width: float
     dot_radius: float
     label_size: float
-    label_min_size: float
     label_along: float
     label_inward: float
     spoke_number_size: float
+    number_gap: float
     reference_outer: float
     max_scale: float
     title_size: float
@@ -35,7 +41,7 @@ class Drawing:
 
     def scaled_for(self, outer_radius: float) -> Drawing:
         """Dots and labels grown with a board larger than the reference board. Spoke numbers
-        keep their size: they must stay inside the outer band."""
+        keep their size: the band outside the outer ring is paid for in board size."""
         factor = min(self.max_scale, max(1.0, outer_radius / self.reference_outer))
         return replace(
             self,
@@ -51,8 +57,35 @@ class Tiled:
     overlap: float
     cut_from_edge: float
     tick_length: float
-    side_room: float
     join_clearance: float
+
+
+class Pattern(Enum):
+    """What marks a counter's colour besides its hue. Each looks the same turned any way, since
+    a counter lies on the board at any angle."""
+
+    PLAIN = "plain"
+    RING = "ring"
+    STRIPES = "stripes"
+    DOTS = "dots"
+    GRID = "grid"
+    QUARTERS = "quarters"
+
+
+@dataclass(frozen=True)
+class CounterColour:
+    name: str
+    letter: str
+    rgb: tuple[float, float, float]  # 0 to 1
+    pattern: Pattern
+
+
+@dataclass(frozen=True)
+class CounterSheet:
+    bleed: float
+    gap: float
+    letter_size: float
+    colours: tuple[CounterColour, ...]
 
 
 @dataclass(frozen=True)
@@ -62,6 +95,8 @@ class ScoreSheet:
     row_height: float
     heading_height: float
     block_gap: float
+    rule_width: float  # mm: every line a player writes on or in
+    heavy_rule_width: float  # mm: the table's outline and heading rule
     columns: tuple[tuple[str, float], ...]
 
 
@@ -70,11 +105,24 @@ class OneLayout:
     name: str
     version: int
     board: Board
-    inner_gap: float  # ring 1's radius, in ring spacings
     stones_per_player: Mapping[int, int]
     drawing: Drawing
     tiled: Tiled
+    min_spacing: Mapping[str, float]  # by paper ("a4", "letter", "a3") and "tiled", in mm
+    counter_sheet: CounterSheet
     score_sheet: ScoreSheet
+
+    @property
+    def inner_gap(self) -> float:
+        """Ring 1's radius, in ring spacings: where the chord between neighbours on ring 1 is
+        exactly one ring spacing. A smaller hub would crowd ring 1; a larger one would cost the
+        other rings their width."""
+        return 1 / (2 * math.sin(math.pi / self.board.spokes))
+
+    @property
+    def most_stones(self) -> int:
+        """The most stones any one player can have: counters to print per colour."""
+        return max(self.stones_per_player.values())
 
     def stones_each(self, players: int) -> int:
         if players not in self.stones_per_player:
@@ -91,11 +139,16 @@ def layout_names() -> tuple[str, ...]:
 @cache
 def load_layout(name: str = "standard") -> OneLayout:
     path, data = layouts.read_layout(LAYOUT_FOLDER, name, "ONE")
+    return parse_layout(data, str(path))
+
+
+def parse_layout(data: dict[str, Any], where: str) -> OneLayout:
+    """A layout from its parsed TOML, checked; LayoutError names `where` and the field."""
     try:
         layout = _parse(data)
     except (KeyError, TypeError, ValueError) as error:
-        raise LayoutError(f"{path}: missing or malformed field {error}") from None
-    _check(layout, str(path))
+        raise LayoutError(f"{where}: missing or malformed field {error}") from None
+    _check(layout, where)
     return layout
 
 
@@ -106,20 +159,44 @@ def _parse(data: dict[str, Any]) -> OneLayout:
         name=str(data["name"]),
         version=int(data["version"]),
         board=Board(int(board["spokes"]), int(board["rings"])),
-        inner_gap=float(board["inner_gap"]),
         stones_per_player=MappingProxyType(
             {int(k): int(v) for k, v in data["stones_per_player"].items()}
         ),
         drawing=Drawing(**{k: float(v) for k, v in data["drawing"].items()}),
         tiled=Tiled(**{k: float(v) for k, v in data["tiled"].items()}),
+        min_spacing=MappingProxyType({str(k): float(v) for k, v in data["min_spacing"].items()}),
+        counter_sheet=_counter_sheet(data["counter_sheet"]),
         score_sheet=ScoreSheet(
             games=int(sheet["games"]),
             rows=int(sheet["rows"]),
             row_height=float(sheet["row_height"]),
             heading_height=float(sheet["heading_height"]),
             block_gap=float(sheet["block_gap"]),
+            rule_width=float(sheet["rule_width"]),
+            heavy_rule_width=float(sheet["heavy_rule_width"]),
             columns=tuple((str(title), float(share)) for title, share in sheet["columns"]),
         ),
+    )
+
+
+def _counter_sheet(data: dict[str, Any]) -> CounterSheet:
+    colours = []
+    for index, entry in enumerate(data["colours"]):
+        name, letter, hex_rgb, pattern = (str(v) for v in entry)
+        if not HEX_RGB.match(hex_rgb):
+            raise ValueError(f"colours[{index}] RGB {hex_rgb!r}, expected six hex digits")
+        known = [p.value for p in Pattern]
+        if pattern not in known:
+            raise ValueError(
+                f"colours[{index}] pattern {pattern!r}, expected one of {', '.join(known)}"
+            )
+        rgb = tuple(int(hex_rgb[i : i + 2], 16) / 255 for i in (0, 2, 4))
+        colours.append(CounterColour(name, letter, (rgb[0], rgb[1], rgb[2]), Pattern(pattern)))
+    return CounterSheet(
+        bleed=float(data["bleed"]),
+        gap=float(data["gap"]),
+        letter_size=float(data["letter_size"]),
+        colours=tuple(colours),
     )
 
 
@@ -139,8 +216,45 @@ def _check(layout: OneLayout, where: str) -> None:
                 f"{where}: {players} players x {each} stones does not fit the "
                 f"{room} intersections with room to spare"
             )
-    if layout.inner_gap < 1:
-        raise LayoutError(f"{where}: inner_gap {layout.inner_gap} leaves no room at the centre")
+    boards = {"a4", "letter", "a3", "tiled"}
+    if set(layout.min_spacing) != boards:
+        raise LayoutError(
+            f"{where}: min_spacing must name {', '.join(sorted(boards))}; "
+            f"it names {', '.join(sorted(layout.min_spacing))}"
+        )
+    colours = layout.counter_sheet.colours
+    for what, values in (
+        ("name", [c.name for c in colours]),
+        ("letter", [c.letter for c in colours]),
+        ("RGB", [c.rgb for c in colours]),
+        ("pattern", [c.pattern for c in colours]),
+    ):
+        if len(set(values)) != len(values):
+            raise LayoutError(f"{where}: two counter colours share a {what}")
+    if len(colours) < MAX_PLAYERS:
+        raise LayoutError(
+            f"{where}: {len(colours)} counter colours for up to {MAX_PLAYERS} players"
+        )
+    sizes = {
+        "drawing.label_size": layout.drawing.label_size,
+        "drawing.spoke_number_size": layout.drawing.spoke_number_size,
+        "drawing.note_size": layout.drawing.note_size,
+        "counter_sheet.letter_size": layout.counter_sheet.letter_size,
+    }
+    for field, width in (
+        ("score_sheet.rule_width", layout.score_sheet.rule_width),
+        ("score_sheet.heavy_rule_width", layout.score_sheet.heavy_rule_width),
+    ):
+        if width < MIN_WRITE_LINE_MM:
+            raise LayoutError(
+                f"{where}: {field} is {width:g} mm; lines to write on are at least "
+                f"{MIN_WRITE_LINE_MM:g} mm so that a photocopy keeps them"
+            )
+    for field, size in sizes.items():
+        if size < MIN_TEXT_PT:
+            raise LayoutError(
+                f"{where}: {field} is {size:g} pt; text is at least {MIN_TEXT_PT:g} pt"
+            )
     total = sum(share for _, share in layout.score_sheet.columns)
     if abs(total - 1.0) > 1e-6:
         raise LayoutError(f"{where}: score sheet column shares add up to {total}, not 1")

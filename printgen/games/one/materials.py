@@ -1,6 +1,11 @@
 """What ONE prints: the circular board (one sheet, or two sheets that tile into a larger one) and
-the score sheet. Geometry comes from `layouts/one/*.toml`; the functions that place each
-intersection on the page serve the drawing, `printgen layout one` and the tests alike."""
+the score sheet; the counter sheet is in `counters.py`. Geometry comes from `layouts/one/*.toml`;
+the functions that place each intersection on the page serve the drawing, `printgen layout one`
+and the tests alike.
+
+Every board keeps neighbouring intersections far enough apart for counters (the layout's
+`min_spacing`, an error at build time if the paper cannot give it), says the largest counter that
+fits, and prints how to set up and play at its foot."""
 
 from __future__ import annotations
 
@@ -10,16 +15,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from reportlab.lib.colors import Color, black, white
+from reportlab.lib.colors import Color, black
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Paragraph
 
 from printgen.errors import LayoutError
 from printgen.games.one.engine import Board, Point
 from printgen.games.one.layout import Drawing, OneLayout, load_layout
-from printgen.materials import BuildOptions, Material, Progress
+from printgen.materials import BuildOptions, Progress
 from printgen.render.fonts import BODY, BOLD
-from printgen.render.marks import cut_line, scale_bar
+from printgen.render.marks import cut_line, scale_bar, sheet_footer
 from printgen.render.pdf import PdfMeta, new_canvas
 from printgen.render.text import Anchor, Box, draw_in_box, draw_text, paragraph, text_width
 from printgen.render.units import SAFE_MARGIN_MM, PageSize, Paper, mm, to_mm
@@ -27,18 +33,72 @@ from printgen.render.units import SAFE_MARGIN_MM, PageSize, Paper, mm, to_mm
 LINE_GREY = Color(0.2, 0.2, 0.2)
 OVERLAP_TINT = Color(0.88, 0.88, 0.88)
 TITLE_BLOCK_MM = 17.0  # title and subtitle above a board
-NOTES_BLOCK_MM = 27.0  # notes and scale bar below a board
 # Cap height of DejaVu Sans as a share of the font size: centres a label on its spot.
 CAP_HEIGHT = 0.73
 PT_MM = 25.4 / 72.0
+GAME = "ONE"
+# The ONE rulebook names no designer, so the footers credit nobody (docs/rulings.md).
+CREDIT = ""
 
-HOW_TO_READ = (
-    "Each intersection is labelled <b>ring,spoke</b>: ring 1 is the innermost ring, spoke 1 "
-    "points to the top and spokes count clockwise. Stones on neighbouring intersections joined "
-    "by a line (along a ring, round the ring's whole circle, or along a spoke) are connected; "
-    "diagonals are not, and there is no centre point. Score: stones in your largest connected "
-    "group + 2 \u00d7 stones you captured."
+# The foot of a board: the scale bar and the sheet footer along the bottom margin, and above them
+# the rules a player needs at the table beside the counter circle.
+BAR_Y_MM = SAFE_MARGIN_MM + 5.0
+FOOT_TEXT_BOTTOM_MM = BAR_Y_MM + 5.5
+COUNTER_COLUMN_MM = 36.0
+FOOT_GAP_MM = 3.0  # between the board's spoke numbers and the text below
+
+
+# ---------------------------------------------------------------------------------------------
+# What a board says
+
+
+def how_to_play(layout: OneLayout) -> str:
+    """The rules at a board's foot, as paragraph markup: set-up, the turn, the capture, the end
+    and how to read the labels. Stone counts come from the layout, as the engine's do."""
+    counts = sorted(layout.stones_per_player.items())
+    first_players, first_stones = counts[0]
+    rest = ", ".join(f"{stones} with {players}" for players, stones in counts[1:])
+    return (
+        "<b>Setting up.</b> The board starts empty. Each player takes the stones of one colour: "
+        f"{first_stones} each with {first_players} players, {rest}. Coins, glass gems or "
+        "the ONE counter sheet make good stones; the circle shows the largest that fit."
+        "<br/><b>Your turn:</b> place one stone on any empty intersection, or <b>capture</b>: "
+        "jump one of your stones over a rival's stone next to it along a ring or a spoke, "
+        "landing on the empty intersection straight beyond, and keep the stone you jumped "
+        "(2 points). From where you land you may jump again, over any rival colour and turning "
+        "as you please; never diagonally, never over your own stone, never across the centre. "
+        "Capturing is never compulsory."
+        "<br/><b>The end.</b> Once anyone has placed their last stone, finish the round: play "
+        "stops as the starting player's turn comes round again. <b>Score</b> = stones in your "
+        "largest connected group + 2 \u00d7 stones you captured; the highest score wins, and "
+        "players level on the top score share the win."
+        "<br/><b>Reading the board.</b> Each intersection is labelled <b>ring,spoke</b>: ring 1 "
+        "is the innermost, spoke 1 points to the top of the page and spokes count clockwise. "
+        "Stones on neighbouring intersections joined by a line are connected, round a ring's "
+        "whole circle too; diagonals are not, and there is no centre point."
+    )
+
+
+TILING = (
+    "<br/><b>Sheet 2 of 2, the bottom half.</b> Lay sheet 1's cut edge on the line along the "
+    "foot of the grey strip so that the marks A, B, C and every ring and spoke run on unbroken, "
+    "then tape the sheets together from behind."
 )
+
+
+def _foot_paragraph(layout: OneLayout, extra: str) -> Paragraph:
+    size = layout.drawing.note_size
+    style = ParagraphStyle("one-foot", fontName=BODY, fontSize=size, leading=size * 1.25)
+    return paragraph(how_to_play(layout) + extra, style, "board foot")
+
+
+def foot_height(layout: OneLayout, page: PageSize, extra: str = "") -> float:
+    """Height in mm the foot needs above the bottom margin: the rules text wrapped to the page's
+    width beside the counter circle, and the scale bar and footer under it."""
+    width = page.width_mm - 2 * SAFE_MARGIN_MM - COUNTER_COLUMN_MM
+    _, height = _foot_paragraph(layout, extra).wrap(mm(width), mm(page.height_mm))
+    counter_room = max(layout.min_spacing.values()) + 12.0
+    return FOOT_TEXT_BOTTOM_MM - SAFE_MARGIN_MM + max(to_mm(height), counter_room)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -57,7 +117,7 @@ class BoardGeometry:
     drawing: Drawing
 
     @classmethod
-    def fit(
+    def with_outer(
         cls, layout: OneLayout, outer_radius: float, centre_x: float, centre_y: float
     ) -> BoardGeometry:
         rings = layout.board.rings
@@ -65,14 +125,30 @@ class BoardGeometry:
         radii = tuple(pitch * (layout.inner_gap + k) for k in range(rings))
         return cls(layout.board, centre_x, centre_y, radii, layout.drawing.scaled_for(radii[-1]))
 
+    @classmethod
+    def fit(
+        cls, layout: OneLayout, extent: float, centre_x: float, centre_y: float
+    ) -> BoardGeometry:
+        """The largest board whose spoke numbers stay within `extent` of its centre."""
+        outer = extent
+        # The band outside the outer ring grows a little with the dots: a few steps settle it.
+        for _ in range(8):
+            geometry = cls.with_outer(layout, outer, centre_x, centre_y)
+            outer -= geometry.extent - extent
+        return cls.with_outer(layout, outer - 1e-9, centre_x, centre_y)
+
     @property
     def outer(self) -> float:
         return self.radii[-1]
 
     @property
+    def pitch(self) -> float:
+        return self.radii[1] - self.radii[0]
+
+    @property
     def extent(self) -> float:
         """Radius of everything drawn: the outer ring and the spoke numbers around it."""
-        return self.outer + self.drawing.outer_band
+        return max(self.number_corner(spoke) for spoke in range(1, self.board.spokes + 1))
 
     def angle(self, spoke: int) -> float:
         """Clockwise from the top, in radians."""
@@ -84,6 +160,19 @@ class BoardGeometry:
 
     def xy(self, point: Point) -> tuple[float, float]:
         return self.at(self.radii[point.ring - 1], point.spoke)
+
+    def neighbour_spacing(self) -> float:
+        """The least distance between two neighbouring intersections, in mm."""
+        return min(
+            math.dist(self.xy(p), self.xy(q))
+            for p in self.board.points
+            for q in self.board.neighbours(p)
+        )
+
+    def largest_counter(self) -> int:
+        """The widest round counter, in whole millimetres, that fits on every intersection at
+        once without touching its neighbours."""
+        return math.floor(self.neighbour_spacing() + 1e-9)
 
     def label_xy(self, point: Point) -> tuple[float, float]:
         """Centre of the point's label: inward and clockwise of it, off both its lines."""
@@ -103,14 +192,42 @@ class BoardGeometry:
         height = self.drawing.label_size * CAP_HEIGHT * PT_MM
         return (x - width / 2, y - height / 2, x + width / 2, y + height / 2)
 
-    def number_xy(self, spoke: int) -> tuple[float, float]:
-        """Centre of a spoke's number outside the outer ring, just clear of the outer dot."""
+    def number_size(self, spoke: int) -> tuple[float, float]:
+        """(width, height) of a spoke's number in mm, along its own baseline and up."""
         size = self.drawing.spoke_number_size
         width = to_mm(text_width(str(spoke), BOLD, size))
-        height = size * CAP_HEIGHT * PT_MM
+        if spoke_is_dotted(spoke):
+            width += 2 * number_dot_radius(size) + number_dot_gap(size)
+        return width, size * CAP_HEIGHT * PT_MM
+
+    def number_xy(self, spoke: int) -> tuple[float, float]:
+        """Centre of a spoke's number just outside the outer ring's dot. The number stands
+        across its spoke, so it takes only its cap height of the band's depth, whichever way
+        the spoke points."""
+        _, height = self.number_size(spoke)
+        d = self.drawing
+        return self.at(self.outer + d.dot_radius + d.number_gap + height / 2, spoke)
+
+    def number_turn(self, spoke: int) -> float:
+        """Degrees anticlockwise the number is turned: across its spoke, and as near upright
+        as that allows for a reader at the foot of the page, like the rest of the sheet (tops
+        outward on the upper half of the board, towards the centre on the lower half)."""
+        a = math.degrees(self.angle(spoke))
+        return -a if math.cos(self.angle(spoke)) > 1e-9 else 180.0 - a
+
+    def number_corner(self, spoke: int) -> float:
+        """Distance from the centre of the number's farthest corner."""
+        width, height = self.number_size(spoke)
+        d = self.drawing
+        return math.hypot(self.outer + d.dot_radius + d.number_gap + height, width / 2)
+
+    def number_y_range(self, spoke: int) -> tuple[float, float]:
+        """The page y the number's box spans."""
+        width, height = self.number_size(spoke)
         a = self.angle(spoke)
-        reach = abs(math.sin(a)) * width / 2 + abs(math.cos(a)) * height / 2
-        return self.at(self.outer + self.drawing.dot_radius + 0.8 + reach, spoke)
+        _, y = self.number_xy(spoke)
+        half = abs(math.sin(a)) * width / 2 + abs(math.cos(a)) * height / 2
+        return (y - half, y + half)
 
     @property
     def hub_radius(self) -> float:
@@ -118,15 +235,40 @@ class BoardGeometry:
         return self.radii[0] - self.drawing.label_inward - 2.5
 
 
+def spoke_is_dotted(spoke: int) -> bool:
+    """6 and 9 read as each other upside down, as they are to a player across the table: they
+    carry a dot after them, as dice and pool balls do."""
+    return spoke in (6, 9)
+
+
+def number_dot_radius(size: float) -> float:
+    return size * 0.06 * PT_MM
+
+
+def number_dot_gap(size: float) -> float:
+    return size * 0.08 * PT_MM
+
+
+def check_spacing(layout: OneLayout, g: BoardGeometry, board: str, label: str) -> None:
+    """LayoutError unless neighbouring intersections are as far apart as the layout promises."""
+    want = layout.min_spacing[board]
+    have = g.neighbour_spacing()
+    if have < want - 1e-9:
+        raise LayoutError(
+            f"the {label} board's neighbouring intersections are {have:.2f} mm apart; "
+            f"layout {layout.name!r} asks for at least {want:g} mm (min_spacing.{board})"
+        )
+
+
 def single_board(layout: OneLayout, paper: Paper) -> tuple[PageSize, BoardGeometry]:
-    """The largest board one portrait sheet allows, with room for a title and notes."""
+    """The largest board one portrait sheet allows, under the title and above the rules."""
     page = paper.size.portrait()
-    band = layout.drawing.outer_band
     top = page.height_mm - SAFE_MARGIN_MM - TITLE_BLOCK_MM
-    bottom = SAFE_MARGIN_MM + NOTES_BLOCK_MM
+    bottom = SAFE_MARGIN_MM + foot_height(layout, page) + FOOT_GAP_MM
     extent = min(page.width_mm / 2 - SAFE_MARGIN_MM, (top - bottom) / 2)
-    # Right under the title, so the notes follow the board and the spare paper is at the foot.
-    geometry = BoardGeometry.fit(layout, extent - band, page.width_mm / 2, top - extent)
+    # Right under the title, so the rules follow the board and any spare paper is at the foot.
+    geometry = BoardGeometry.fit(layout, extent, page.width_mm / 2, top - extent)
+    check_spacing(layout, geometry, paper.value, paper.label)
     return page, geometry
 
 
@@ -140,37 +282,79 @@ class TileSheet:
     join_y: float  # page y of the join (sheet 1: its cut line; sheet 2: where that edge lies)
     clip: tuple[float, float]  # page y range the board is drawn in
     points: tuple[Point, ...]  # the intersections this sheet shows
+    tick_reach: float  # alignment marks stand this far either side of the centre
 
     @property
     def tick_xs(self) -> tuple[float, ...]:
-        g = self.geometry
-        side = g.extent + (self.page.width_mm / 2 - SAFE_MARGIN_MM - g.extent) / 2
-        return (g.centre_x - side, g.centre_x, g.centre_x + side)
+        x = self.geometry.centre_x
+        return (x - self.tick_reach, x, x + self.tick_reach)
 
 
 def tiled_board(layout: OneLayout, paper: Paper) -> tuple[TileSheet, TileSheet]:
-    """Two landscape sheets, top half and bottom half, overlapping by `overlap` mm."""
+    """Two landscape sheets, top half and bottom half, overlapping by `overlap` mm.
+
+    The board spans the sheet's width; it shrinks only if sheet 2 would not keep room for the
+    rules at its foot."""
     page = paper.size.landscape()
     tiled = layout.tiled
-    band = layout.drawing.outer_band
-    outer = page.width_mm / 2 - SAFE_MARGIN_MM - tiled.side_room - band
-    probe = BoardGeometry.fit(layout, outer, 0.0, 0.0)
-    join = _join_offset(probe, tiled.join_clearance)
+    cut = tiled.cut_from_edge
+    seam = page.height_mm - SAFE_MARGIN_MM - tiled.overlap - 2.0
+    floor = SAFE_MARGIN_MM + foot_height(layout, page, TILING) + FOOT_GAP_MM
+    extent = page.width_mm / 2 - SAFE_MARGIN_MM
+    # The join depends on the board's size and the room at the foot on the join: a few rounds.
+    for _ in range(6):
+        probe = BoardGeometry.fit(layout, extent, 0.0, 0.0)
+        join = _join_offset(probe, tiled.join_clearance)
+        room = seam - join - floor
+        if probe.extent <= room + 1e-6:
+            break
+        extent = room
+    else:
+        raise LayoutError(
+            f"the tiled board's bottom half leaves no room for its rules on {paper.label}"
+        )
     above = tuple(p for p in layout.board.points if probe.xy(p)[1] > join)
     below = tuple(p for p in layout.board.points if probe.xy(p)[1] < join)
+    reach = _tick_reach(probe, join, tiled.tick_length, tiled.overlap)
 
-    cut = tiled.cut_from_edge
-    top_geometry = BoardGeometry.fit(layout, outer, page.width_mm / 2, cut - join)
+    top_geometry = BoardGeometry.fit(layout, extent, page.width_mm / 2, cut - join)
     if top_geometry.centre_y + top_geometry.extent > page.height_mm - SAFE_MARGIN_MM - 12:
         raise LayoutError(f"the tiled board's top half does not fit {paper.label} landscape")
-    top = TileSheet(1, page, top_geometry, cut, (cut, page.height_mm), above)
-
-    seam = page.height_mm - SAFE_MARGIN_MM - tiled.overlap - 2.0
-    bottom_geometry = BoardGeometry.fit(layout, outer, page.width_mm / 2, seam - join)
-    if bottom_geometry.centre_y - bottom_geometry.extent < SAFE_MARGIN_MM + NOTES_BLOCK_MM:
-        raise LayoutError(f"the tiled board's bottom half does not fit {paper.label} landscape")
-    bottom = TileSheet(2, page, bottom_geometry, seam, (0.0, seam + tiled.overlap), below)
+    top = TileSheet(1, page, top_geometry, cut, (cut, page.height_mm), above, reach)
+    bottom_geometry = BoardGeometry.fit(layout, extent, page.width_mm / 2, seam - join)
+    bottom = TileSheet(2, page, bottom_geometry, seam, (0.0, seam + tiled.overlap), below, reach)
+    check_spacing(layout, top_geometry, "tiled", f"two-sheet {paper.label}")
     return top, bottom
+
+
+def _tick_reach(g: BoardGeometry, join: float, tick_length: float, overlap: float) -> float:
+    """How far either side of the centre the outer alignment marks stand: in the empty hub,
+    where the join crosses no line, as far out as keeps them and their letters clear of ring 1
+    and its labels (whole millimetres)."""
+    # Sheet 2's marks run from under the join (their letters below them) to the overlap's top.
+    low, high = join - tick_length - 5.0, join + overlap
+    half_width = 1.5  # a mark's letter, either side of the mark
+    clearance = 3.0
+    taken = [g.label_box(p) for p in g.board.points if p.ring == 1]
+    taken += [(x - r, y - r, x + r, y + r) for x, y in map(g.xy, g.board.points) for r in [2.0]]
+    for reach in range(math.floor(g.radii[0]), 9, -1):
+        corner = math.hypot(reach + half_width, max(abs(low), abs(high)))
+        if corner > g.radii[0] - clearance:
+            continue
+        marks = [
+            (side * reach - half_width, low, side * reach + half_width, high) for side in (-1, 1)
+        ]
+        if not any(_boxes_meet(m, t, clearance) for m in marks for t in taken):
+            return float(reach)
+    raise LayoutError("the hub leaves no room for the alignment marks clear of ring 1")
+
+
+def _boxes_meet(
+    a: tuple[float, float, float, float], b: tuple[float, float, float, float], gap: float
+) -> bool:
+    return not (
+        a[2] + gap <= b[0] or b[2] + gap <= a[0] or a[3] + gap <= b[1] or b[3] + gap <= a[1]
+    )
 
 
 def _join_offset(geometry: BoardGeometry, clearance: float) -> float:
@@ -185,16 +369,19 @@ def _join_offset(geometry: BoardGeometry, clearance: float) -> float:
         taken.append((y - r, y + r))
         _, bottom, _, top = geometry.label_box(point)
         taken.append((bottom, top))
-    number_half = geometry.drawing.spoke_number_size * CAP_HEIGHT * PT_MM / 2 + 0.3
     for spoke in range(1, geometry.board.spokes + 1):
-        _, y = geometry.number_xy(spoke)
-        taken.append((y - number_half, y + number_half))
+        low, high = geometry.number_y_range(spoke)
+        taken.append((low - 0.3, high + 0.3))
+    # Marks farther than this from the searched band cannot be the nearest: skip them.
+    near = [(lo, hi) for lo, hi in taken if lo < 45.0 and hi > -45.0]
 
     def distance(y: float) -> float:
-        return min(0.0 if lo <= y <= hi else min(abs(y - lo), abs(y - hi)) for lo, hi in taken)
+        return min(0.0 if lo <= y <= hi else min(abs(y - lo), abs(y - hi)) for lo, hi in near)
 
     candidates = [tenth / 10 for tenth in range(-200, 201)]
-    best = max(candidates, key=lambda y: (distance(y), -abs(y)))
+    # The clearest line, then the nearest the middle; of two mirror images, the lower, which
+    # leaves sheet 2 more room for the rules at its foot.
+    best = max(candidates, key=lambda y: (round(distance(y), 3), -abs(y), -y))
     if distance(best) < clearance:
         raise LayoutError(f"no join line keeps {clearance} mm clear of the board's marks")
     return best
@@ -270,13 +457,33 @@ def draw_board(
         _text(canvas, point.to_text(), x, y - size * CAP_HEIGHT * PT_MM / 2, BODY, size, "label")
 
     low, high = clip if clip is not None else (-math.inf, math.inf)
-    number_size = d.spoke_number_size
     for spoke in range(1, g.board.spokes + 1):
-        x, y = g.number_xy(spoke)
-        if low + number_size * PT_MM < y < high - number_size * PT_MM:
-            where = f"spoke number {spoke}"
-            baseline = y - number_size * CAP_HEIGHT * PT_MM / 2
-            _text(canvas, str(spoke), x, baseline, BOLD, number_size, where)
+        bottom, top = g.number_y_range(spoke)
+        if low <= bottom and top <= high:
+            _draw_number(canvas, g, spoke)
+
+
+def _draw_number(canvas: Canvas, g: BoardGeometry, spoke: int) -> None:
+    """A spoke's number beyond its outer dot, turned across its spoke."""
+    size = g.drawing.spoke_number_size
+    width, height = g.number_size(spoke)
+    x, y = g.number_xy(spoke)
+    canvas.saveState()
+    canvas.translate(mm(x), mm(y))
+    canvas.rotate(g.number_turn(spoke))
+    draw_text(
+        canvas,
+        str(spoke),
+        mm(-width / 2),
+        mm(-height / 2),
+        BOLD,
+        size,
+        where=f"spoke number {spoke}",
+    )
+    if spoke_is_dotted(spoke):
+        r = number_dot_radius(size)
+        canvas.circle(mm(width / 2 - r), mm(-height / 2 + r), mm(r), stroke=0, fill=1)
+    canvas.restoreState()
 
 
 def _draw_hub(canvas: Canvas, g: BoardGeometry) -> None:
@@ -298,21 +505,67 @@ def _draw_hub(canvas: Canvas, g: BoardGeometry) -> None:
         g.centre_x,
         g.centre_y - 2.0 - size * PT_MM * 0.9,
         BODY,
-        6.0,
+        6.5,
         "board centre note",
         max_width=hub * 1.6,
-        min_size=5.0,
+        min_size=6.0,
     )
 
 
-def _notes(canvas: Canvas, page: PageSize, top: float, size: float, extra: str = "") -> None:
-    """How to read the board, and the scale bar, in the strip above the bottom margin."""
-    style = ParagraphStyle("one-notes", fontName=BODY, fontSize=size, leading=size * 1.25)
-    width = page.width_mm - 2 * SAFE_MARGIN_MM
-    bar_y = SAFE_MARGIN_MM + 5.0
-    box = Box(mm(SAFE_MARGIN_MM), mm(bar_y + 3.0), mm(width), mm(top - bar_y - 3.0))
-    draw_in_box(canvas, paragraph(HOW_TO_READ + extra, style, "board notes"), box, "board notes")
-    scale_bar(canvas, mm(SAFE_MARGIN_MM), mm(bar_y))
+def _foot(
+    canvas: Canvas,
+    layout: OneLayout,
+    page: PageSize,
+    top: float,
+    counter_mm: int,
+    purpose: str,
+    extra: str = "",
+) -> None:
+    """The rules beside the largest counter's circle, then the scale bar and the footer, in the
+    strip between `top` (page mm) and the bottom margin."""
+    width = page.width_mm - 2 * SAFE_MARGIN_MM - COUNTER_COLUMN_MM
+    box = Box(mm(SAFE_MARGIN_MM), mm(FOOT_TEXT_BOTTOM_MM), mm(width), mm(top - FOOT_TEXT_BOTTOM_MM))
+    draw_in_box(canvas, _foot_paragraph(layout, extra), box, "board foot")
+    _counter_circle(canvas, page.width_mm - SAFE_MARGIN_MM - COUNTER_COLUMN_MM / 2, top, counter_mm)
+    scale_bar(canvas, mm(SAFE_MARGIN_MM), mm(BAR_Y_MM))
+    footer_line(canvas, page, BAR_Y_MM - 3.5, purpose)
+
+
+COUNTER_CAPTION = ("the largest counter", "that fits this board")
+COUNTER_CAPTION_SIZE = 7.0
+
+
+def _counter_circle(canvas: Canvas, x: float, top: float, diameter: int) -> None:
+    """A circle as wide as the largest counter that fits, its size inside, a caption under it."""
+    bottom = top - diameter - 2 * COUNTER_CAPTION_SIZE * PT_MM * 1.3 - 1.0
+    if bottom < FOOT_TEXT_BOTTOM_MM:
+        raise LayoutError(f"a {diameter} mm counter circle does not fit the board's foot")
+    r = diameter / 2
+    cy = top - r
+    canvas.saveState()
+    canvas.setStrokeColor(black)
+    canvas.setLineWidth(mm(0.35))
+    canvas.circle(mm(x), mm(cy), mm(r), stroke=1, fill=0)
+    canvas.restoreState()
+    _text(canvas, f"{diameter} mm", x, cy - 1.0, BOLD, 7.5, "counter size", max_width=diameter)
+    line = top - diameter - COUNTER_CAPTION_SIZE * PT_MM * 1.3
+    for text in COUNTER_CAPTION:
+        _text(canvas, text, x, line, BODY, COUNTER_CAPTION_SIZE, "counter caption")
+        line -= COUNTER_CAPTION_SIZE * PT_MM * 1.3
+
+
+def footer_line(canvas: Canvas, page: PageSize, baseline: float, purpose: str) -> None:
+    """The sheet footer (game, purpose, printgen's version) ending at the right margin."""
+    sheet_footer(
+        canvas,
+        mm(page.width_mm - SAFE_MARGIN_MM),
+        mm(baseline),
+        GAME,
+        purpose,
+        credit=CREDIT,
+        anchor=Anchor.RIGHT,
+        max_width=mm(page.width_mm / 2 - SAFE_MARGIN_MM),
+    )
 
 
 def _title(canvas: Canvas, page: PageSize, title: str, subtitle: str, size: float) -> None:
@@ -360,7 +613,8 @@ def render_board(layout: OneLayout, paper: Paper) -> bytes:
     )
     draw_board(canvas, g, b.points)
     _draw_hub(canvas, g)
-    _notes(canvas, page, g.centre_y - g.extent - 2.0, layout.drawing.note_size)
+    foot_top = g.centre_y - g.extent - FOOT_GAP_MM
+    _foot(canvas, layout, page, foot_top, g.largest_counter(), "the board")
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()
@@ -402,7 +656,9 @@ def _draw_top_sheet(canvas: Canvas, layout: OneLayout, sheet: TileSheet) -> None
         "and lay this sheet over the grey strip of sheet 2.",
         layout.drawing.title_size,
     )
-    scale_bar(canvas, mm(SAFE_MARGIN_MM), mm(page.height_mm - SAFE_MARGIN_MM - 24.0))
+    corner = page.height_mm - SAFE_MARGIN_MM - 24.0
+    scale_bar(canvas, mm(SAFE_MARGIN_MM), mm(corner))
+    footer_line(canvas, page, corner - 3.5, "the board, sheet 1 of 2")
     draw_board(canvas, g, sheet.points, sheet.clip, page)
     cut_line(
         canvas,
@@ -428,7 +684,7 @@ def _draw_top_sheet(canvas: Canvas, layout: OneLayout, sheet: TileSheet) -> None
         6.5,
         "cut note",
         max_width=page.width_mm - 2 * SAFE_MARGIN_MM,
-        min_size=5.5,
+        min_size=6.0,
     )
 
 
@@ -480,24 +736,82 @@ def _draw_bottom_sheet(canvas: Canvas, layout: OneLayout, sheet: TileSheet) -> N
         "overlap note",
         anchor=Anchor.LEFT,
     )
-    _notes(
-        canvas,
-        page,
-        g.centre_y - g.extent - 2.0,
-        layout.drawing.note_size,
-        " <b>Sheet 2 of 2, the bottom half.</b> Lay sheet 1's cut edge on the line along the "
-        "foot of the grey strip so that the marks A, B, C and every ring and spoke run on "
-        "unbroken, then tape the sheets together from behind.",
-    )
+    foot_top = g.centre_y - g.extent - FOOT_GAP_MM
+    _foot(canvas, layout, page, foot_top, g.largest_counter(), "the board, sheet 2 of 2", TILING)
+
+
+@dataclass(frozen=True)
+class ScoreBlock:
+    """One game's block on the score sheet, in page mm: what is drawn and what tests read."""
+
+    number: int
+    heading_baseline: float
+    write_lines: tuple[tuple[float, float, float], ...]  # (x from, x to, y): Date, Starting player
+    rule_ys: tuple[float, ...]  # the table's rules, top first
+    column_xs: tuple[float, ...]  # the table's column edges, left first
+    tick_boxes: tuple[tuple[float, float, float], ...]  # (centre x, centre y, side)
+
+    @property
+    def left(self) -> float:
+        return self.column_xs[0]
+
+    @property
+    def right(self) -> float:
+        return self.column_xs[-1]
+
+
+SCORE_TOP_MM = 20.0  # title and rule above the first block
+SCORE_NOTES_MM = 15.0  # two lines of notes and the sheet footer below the last
+WRITE_LABEL_SIZE = 8.0
+DATE_AT, DATE_WIDTH, STARTER_AT = 24.0, 34.0, 66.0  # mm from the block's left
+
+
+def score_sheet_plan(layout: OneLayout, paper: Paper) -> tuple[PageSize, tuple[ScoreBlock, ...]]:
+    """As many game blocks as the page holds (at most the layout's `games`)."""
+    page = paper.size.portrait()
+    spec = layout.score_sheet
+    left = SAFE_MARGIN_MM + 4.0
+    width = page.width_mm - 2 * left
+    top = page.height_mm - SAFE_MARGIN_MM - SCORE_TOP_MM
+    block = spec.heading_height + (spec.rows + 1) * spec.row_height
+    room = top - SAFE_MARGIN_MM - SCORE_NOTES_MM
+    games = min(spec.games, int((room + spec.block_gap) // (block + spec.block_gap)))
+    if games < 1:
+        raise LayoutError(f"not one game's block fits the score sheet on {paper.label}")
+    edges = [left]
+    for _, share in spec.columns:
+        edges.append(edges[-1] + share * width)
+    blocks = []
+    for number in range(1, games + 1):
+        block_top = top - (number - 1) * (block + spec.block_gap)
+        heading = block_top - spec.heading_height + 2.5
+        table_top = block_top - spec.heading_height
+        rules = tuple(table_top - row * spec.row_height for row in range(spec.rows + 2))
+        side = min(spec.row_height - 2.5, 4.0)
+        ticks = tuple(
+            ((edges[-2] + edges[-1]) / 2, (upper + lower) / 2, side)
+            for upper, lower in zip(rules[1:], rules[2:], strict=False)
+        )
+        writes = (
+            _write_line("Date", left + DATE_AT, heading, DATE_WIDTH),
+            _write_line("Starting player", left + STARTER_AT, heading, width - STARTER_AT),
+        )
+        blocks.append(ScoreBlock(number, heading, writes, rules, tuple(edges), ticks))
+    return page, tuple(blocks)
+
+
+def _write_line(label: str, x: float, baseline: float, width: float) -> tuple[float, float, float]:
+    """Where the line to write on runs after its label."""
+    start = x + to_mm(text_width(label, BODY, WRITE_LABEL_SIZE)) + 1.5
+    return (start, x + width - 3.0, baseline - 0.8)
 
 
 def render_score_sheet(layout: OneLayout, paper: Paper) -> bytes:
-    page = paper.size.portrait()
-    spec = layout.score_sheet
+    page, blocks = score_sheet_plan(layout, paper)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, page, _meta("ONE score sheet", paper))
-    left = SAFE_MARGIN_MM + 4.0
-    width = page.width_mm - 2 * left
+    left = blocks[0].left
+    width = blocks[0].right - left
     top = page.height_mm - SAFE_MARGIN_MM
     _text(
         canvas,
@@ -525,69 +839,82 @@ def render_score_sheet(layout: OneLayout, paper: Paper) -> bytes:
         max_width=width,
         min_size=6.5,
     )
-    block = spec.heading_height + (spec.rows + 1) * spec.row_height
-    footer = 8.0
-    room = top - 20.0 - SAFE_MARGIN_MM - footer
-    games = min(spec.games, int((room + spec.block_gap) // (block + spec.block_gap)))
-    if games < 1:
-        raise LayoutError(f"not one game's block fits the score sheet on {paper.label}")
-    y = top - 20.0
-    for number in range(1, games + 1):
-        _score_block(canvas, layout, left, y, width, number)
-        y -= block + spec.block_gap
+    for block in blocks:
+        _score_block(canvas, layout, block)
     stones = ", ".join(f"{n} players {each}" for n, each in layout.stones_per_player.items())
-    footer_lines = (
+    note_lines = (
         f"Stones per player: {stones}.",
-        "The game ends just before the starting player's turn once anyone has run out of stones.",
+        "Once anyone has placed their last stone, finish the round: play stops before the "
+        "starting player's next turn.",
     )
-    for index, line in enumerate(footer_lines):
+    for index, line in enumerate(note_lines):
         _text(
             canvas,
             line,
             page.width_mm / 2,
-            SAFE_MARGIN_MM + 6.0 - index * 3.5,
+            SAFE_MARGIN_MM + 10.0 - index * 3.5,
             BODY,
             7.5,
-            "score sheet footer",
+            "score sheet notes",
             max_width=width,
             min_size=6.0,
         )
+    footer_line(canvas, page, SAFE_MARGIN_MM + 1.5, "score sheet")
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()
 
 
-def _score_block(
-    canvas: Canvas, layout: OneLayout, left: float, top: float, width: float, number: int
-) -> None:
+def _score_block(canvas: Canvas, layout: OneLayout, block: ScoreBlock) -> None:
     spec = layout.score_sheet
-    heading_base = top - spec.heading_height + 2.5
+    left, right = block.left, block.right
     _text(
-        canvas, f"Game {number}", left, heading_base, BOLD, 11.0, "game heading", anchor=Anchor.LEFT
+        canvas,
+        f"Game {block.number}",
+        left,
+        block.heading_baseline,
+        BOLD,
+        11.0,
+        "game heading",
+        anchor=Anchor.LEFT,
     )
-    _write_on(canvas, "Date", left + 24.0, heading_base, 34.0)
-    _write_on(canvas, "Starting player", left + 66.0, heading_base, width - 66.0)
-    table_top = top - spec.heading_height
-    rows = spec.rows + 1
-    bottom = table_top - rows * spec.row_height
     canvas.saveState()
     canvas.setStrokeColor(black)
-    canvas.setLineWidth(0.5)
-    for row in range(rows + 1):
-        yy = table_top - row * spec.row_height
-        canvas.setLineWidth(1.0 if row in (0, 1, rows) else 0.5)
-        canvas.line(mm(left), mm(yy), mm(left + width), mm(yy))
-    x = left
-    edges = [x]
-    for _, share in spec.columns:
-        x += share * width
-        edges.append(x)
-    for index, edge in enumerate(edges):
-        canvas.setLineWidth(1.0 if index in (0, len(edges) - 1) else 0.5)
-        canvas.line(mm(edge), mm(table_top), mm(edge), mm(bottom))
+    for label, at, (x1, x2, y) in zip(
+        ("Date", "Starting player"), (DATE_AT, STARTER_AT), block.write_lines, strict=True
+    ):
+        where = f"{label} field"
+        _text(
+            canvas,
+            label,
+            left + at,
+            block.heading_baseline,
+            BODY,
+            WRITE_LABEL_SIZE,
+            where,
+            Anchor.LEFT,
+        )
+        canvas.setLineWidth(mm(spec.rule_width))
+        canvas.line(mm(x1), mm(y), mm(x2), mm(y))
+    # The heading's rule and the table's outline heavier than the rules between players.
+    last = len(block.rule_ys) - 1
+    for row, y in enumerate(block.rule_ys):
+        heavy = row in (0, 1, last)
+        canvas.setLineWidth(mm(spec.heavy_rule_width if heavy else spec.rule_width))
+        canvas.line(mm(left), mm(y), mm(right), mm(y))
+    top, bottom = block.rule_ys[0], block.rule_ys[-1]
+    for index, x in enumerate(block.column_xs):
+        heavy = index in (0, len(block.column_xs) - 1)
+        canvas.setLineWidth(mm(spec.heavy_rule_width if heavy else spec.rule_width))
+        canvas.line(mm(x), mm(top), mm(x), mm(bottom))
+    # A box to tick in the last column, one per player row.
+    canvas.setLineWidth(mm(spec.rule_width))
+    for x, y, side in block.tick_boxes:
+        canvas.rect(mm(x - side / 2), mm(y - side / 2), mm(side), mm(side), stroke=1, fill=0)
     canvas.restoreState()
-    header_base = table_top - spec.row_height + 2.0
-    for (title, _), x0, x1 in zip(spec.columns, edges, edges[1:], strict=False):
+    header_base = top - spec.row_height + 2.0
+    xs = block.column_xs
+    for (title, _), x0, x1 in zip(spec.columns, xs, xs[1:], strict=False):
         _text(
             canvas,
             title,
@@ -597,69 +924,24 @@ def _score_block(
             7.5,
             f"column {title!r}",
             max_width=x1 - x0 - 2.0,
-            min_size=5.5,
+            min_size=6.0,
         )
-    # A box to tick in the last column, one per player row.
-    x0, x1 = edges[-2], edges[-1]
-    side = min(spec.row_height - 2.5, 4.0)
-    canvas.saveState()
-    canvas.setLineWidth(0.5)
-    canvas.setFillColor(white)
-    for row in range(1, rows):
-        cy = table_top - (row + 0.5) * spec.row_height
-        canvas.rect(
-            mm((x0 + x1 - side) / 2), mm(cy - side / 2), mm(side), mm(side), stroke=1, fill=0
-        )
-    canvas.restoreState()
-
-
-def _write_on(canvas: Canvas, label: str, x: float, baseline: float, width: float) -> None:
-    """A label followed by a line to write on."""
-    _text(canvas, label, x, baseline, BODY, 8.0, f"{label} field", anchor=Anchor.LEFT)
-    start = x + to_mm(text_width(label, BODY, 8.0)) + 1.5
-    canvas.saveState()
-    canvas.setLineWidth(0.4)
-    canvas.line(mm(start), mm(baseline - 0.8), mm(x + width - 3.0), mm(baseline - 0.8))
-    canvas.restoreState()
 
 
 # ---------------------------------------------------------------------------------------------
 # Materials
 
 
-def _build_board(options: BuildOptions, _progress: Progress | None) -> bytes:
+def build_board(options: BuildOptions, _progress: Progress | None) -> bytes:
     return render_board(load_layout(options.layout), options.paper)
 
 
-def _build_tiled(options: BuildOptions, _progress: Progress | None) -> bytes:
+def build_tiled_board(options: BuildOptions, _progress: Progress | None) -> bytes:
     return render_tiled_board(load_layout(options.layout), options.paper)
 
 
-def _build_score(options: BuildOptions, _progress: Progress | None) -> bytes:
+def build_score_sheet(options: BuildOptions, _progress: Progress | None) -> bytes:
     return render_score_sheet(load_layout(options.layout), options.paper)
-
-
-BOARD = Material(
-    "one-board",
-    "ONE: the circular board, as large as the paper allows, every intersection labelled",
-    _build_board,
-    accepts=frozenset({"layout"}),
-    papers=(Paper.A4, Paper.LETTER, Paper.A3),
-)
-TILED_BOARD = Material(
-    "one-board-tiled",
-    "ONE: a larger board on two sheets that tile, with alignment marks and an overlap",
-    _build_tiled,
-    accepts=frozenset({"layout"}),
-    papers=(Paper.A4, Paper.LETTER),
-)
-SCORE_SHEET = Material(
-    "one-score",
-    "ONE: score sheet, each player's largest group, captured stones and total",
-    _build_score,
-    accepts=frozenset({"layout"}),
-    papers=(Paper.A4, Paper.LETTER),
-)
 
 
 def layout_data(name: str, paper: Paper) -> Mapping[str, Any]:
@@ -674,6 +956,8 @@ def layout_data(name: str, paper: Paper) -> Mapping[str, Any]:
         "board": {"spokes": layout.board.spokes, "rings": layout.board.rings},
         "centre_mm": [round(g.centre_x, 3), round(g.centre_y, 3)],
         "ring_radii_mm": [round(r, 3) for r in g.radii],
+        "neighbour_spacing_mm": round(g.neighbour_spacing(), 3),
+        "largest_counter_mm": g.largest_counter(),
         "stones_per_player": {str(k): v for k, v in layout.stones_per_player.items()},
         "intersections": [
             {

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from printgen.errors import InputError, quote
 from printgen.games.one.engine import (
     CAPTURE_POINTS,
     MAX_PLAYERS,
@@ -27,6 +28,7 @@ from printgen.games.one.engine import (
 )
 from printgen.games.one.layout import OneLayout, load_layout
 from printgen.materials import ScoreOptions
+from printgen.names import player_name
 
 TOP_KEYS = frozenset({"game", "board", "players"})
 PLAYER_KEYS = frozenset({"stones", "captured"})
@@ -35,7 +37,7 @@ PLAYER_KEYS = frozenset({"stones", "captured"})
 def _int(value: Any, where: str) -> int:
     # TOML booleans are Python ints; `captured = true` is a typing slip, not a 1.
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidPosition(f"{where}: expected a whole number, got {value!r}")
+        raise InvalidPosition(f"{where}: expected a whole number, got {quote(value)}")
     return value
 
 
@@ -51,7 +53,7 @@ def _read(document: Mapping[str, Any], layout: OneLayout) -> Position:
     unknown = sorted(set(document) - TOP_KEYS)
     if unknown:
         raise InvalidPosition(
-            f"unknown key {', '.join(map(repr, unknown))}; a ONE position has "
+            f"unknown key {', '.join(map(quote, unknown))}; a ONE position has "
             f"{', '.join(sorted(TOP_KEYS))}"
         )
     board = _read_board(document.get("board"), layout.board)
@@ -66,15 +68,23 @@ def _read(document: Mapping[str, Any], layout: OneLayout) -> Position:
     stones: dict[str, list[Point]] = {}
     captured: dict[str, int] = {}
     for name, table in players.items():
+        try:
+            player_name(name, "players")
+        except InputError as error:
+            raise InvalidPosition(str(error)) from None
         where = f"players.{name}"
         if not isinstance(table, Mapping):
             raise InvalidPosition(f"{where}: expected a table with stones and captured")
         extra = sorted(set(table) - PLAYER_KEYS)
         if extra:
             raise InvalidPosition(
-                f"{where}: unknown key {', '.join(map(repr, extra))}; expected stones, captured"
+                f"{where}: unknown key {', '.join(map(quote, extra))}; expected stones, captured"
             )
-        stones[name] = _read_stones(table.get("stones", []), f"{where}.stones")
+        if "stones" not in table:
+            raise InvalidPosition(
+                f"{where}: no `stones` key; list the player's stones, or `stones = []` for none"
+            )
+        stones[name] = _read_stones(table["stones"], f"{where}.stones")
         captured[name] = _int(table.get("captured", 0), f"{where}.captured")
         if captured[name] < 0:
             raise InvalidPosition(f"{where}.captured is {captured[name]}; it cannot be negative")
@@ -88,7 +98,7 @@ def _read_board(value: Any, default: Board) -> Board:
     if value is None:
         return default
     if not isinstance(value, Mapping) or set(value) - {"spokes", "rings"}:
-        raise InvalidPosition(f"board: expected {{ spokes = N, rings = N }}, got {value!r}")
+        raise InvalidPosition(f"board: expected {{ spokes = N, rings = N }}, got {quote(value)}")
     spokes = _int(value.get("spokes", default.spokes), "board.spokes")
     rings = _int(value.get("rings", default.rings), "board.rings")
     return Board(spokes, rings)
@@ -96,11 +106,13 @@ def _read_board(value: Any, default: Board) -> Board:
 
 def _read_stones(value: Any, where: str) -> list[Point]:
     if not isinstance(value, list):
-        raise InvalidPosition(f"{where}: expected a list of [ring, spoke] pairs, got {value!r}")
+        raise InvalidPosition(
+            f"{where}: expected a list of [ring, spoke] pairs, got {quote(value)}"
+        )
     points: list[Point] = []
     for index, item in enumerate(value):
         if not isinstance(item, list) or len(item) != 2:
-            raise InvalidPosition(f"{where}[{index}]: expected [ring, spoke], got {item!r}")
+            raise InvalidPosition(f"{where}[{index}]: expected [ring, spoke], got {quote(item)}")
         points.append(Point(_int(item[0], f"{where}[{index}]"), _int(item[1], f"{where}[{index}]")))
     return points
 
@@ -115,6 +127,15 @@ def _check_supply(position: Position, layout: OneLayout) -> None:
             raise InvalidPosition(
                 f"players.{player}.stones: {on_board} stones on the board, but with {count} "
                 f"players each has only {each}"
+            )
+    for player in position.players:
+        # A captured stone is another player's: no more than the others have lost.
+        lost = sum(each - len(position.stones_of(p)) for p in position.players if p != player)
+        if position.captured[player] > lost:
+            raise InvalidPosition(
+                f"players.{player}.captured is {position.captured[player]}, but the other "
+                f"players have at most {lost} stones off the board ({each} each, less those "
+                "still on it)"
             )
     used = len(position.owners) + sum(position.captured.values())
     if used > count * each:
@@ -214,14 +235,5 @@ def capture_report(capture: Capture) -> dict[str, Any]:
             for j in capture.jumps
         ],
         "removed": [{"at": [p.ring, p.spoke], "owner": owner} for p, owner in capture.removed],
-        "position": {
-            "board": {"spokes": after.board.spokes, "rings": after.board.rings},
-            "players": {
-                player: {
-                    "stones": [[p.ring, p.spoke] for p in points],
-                    "captured": after.captured[player],
-                }
-                for player, points in after.stones_by_player().items()
-            },
-        },
+        "position": {k: v for k, v in after.to_mapping().items() if k != "game"},
     }

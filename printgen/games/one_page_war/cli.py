@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import json
-import sys
+import tomllib
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import click
 
-from printgen.errors import PrintgenError
+from printgen.console import echo, echo_json, fail
+from printgen.errors import OutputError, PrintgenError
+from printgen.files import STDIN, input_name, read_input, write_text_atomic
 from printgen.games.one_page_war.sheet import Sheet, parse_sheet
-from printgen.games.one_page_war.solo_ai import DIE_FACES, ai_turn
-from printgen.render.pdf import write_text_atomic
-
-EXIT_ERROR = 1
+from printgen.games.one_page_war.solo_ai import DIE_FACES, AiTurn, ai_turn
+from printgen.scoring import parse_document
 
 
 @click.group("one-page-war")
@@ -22,7 +24,7 @@ def commands() -> None:
 
 
 @commands.command("ai-turn")
-@click.argument("sheet_path", metavar="SHEET", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("sheet_path", metavar="SHEET", type=click.Path(path_type=Path))
 @click.option(
     "--die",
     type=click.IntRange(DIE_FACES.start, DIE_FACES.stop - 1),
@@ -34,41 +36,70 @@ def commands() -> None:
     required=True,
     help="The arena the human just wrote in (the AI avoids it while others have room).",
 )
-@click.option("--write", is_flag=True, help="Update SHEET in place with the AI's move.")
+@click.option(
+    "--write",
+    is_flag=True,
+    help="Update SHEET in place with the AI's move (a link's target; comments are kept).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the AI's move as JSON.")
 def ai_turn_command(
     sheet_path: Path, die: int, human_arena: str, write: bool, as_json: bool
 ) -> None:
     """Say what the solo AI does this turn: the number it writes and where, the power box it
-    ticks and, at its first tick in an arena, which of its numbers becomes a star.
+    ticks and, at its first tick in an arena, which of its numbers becomes a star. SHEET may be
+    - (standard input) when not writing.
 
     \b
     Examples:
       printgen one-page-war ai-turn solo.toml --die 4 --human-arena Land
       printgen one-page-war ai-turn solo.toml --die 6 --human-arena Sea --write
     """
-    from printgen.scoring import load_document
-
+    source = input_name(sheet_path)
     try:
-        parsed = parse_sheet(load_document(sheet_path), str(sheet_path))
+        if write and sheet_path == STDIN:
+            raise OutputError("--write needs the sheet's file, not standard input")
+        text = read_input(sheet_path)
+        as_json_file = sheet_path.suffix.lower() == ".json"
+        document = parse_document(text, source, as_json=as_json_file)
+        parsed = parse_sheet(document, source)
         if not isinstance(parsed, Sheet):
-            raise PrintgenError(f"{sheet_path}: a team game has no AI; use a solo sheet")
+            raise PrintgenError(f"{source}: a team game has no AI; use a solo sheet")
         turn = ai_turn(parsed, die, human_arena)
         if write:
-            after = turn.apply(parsed)
-            # Written back only once it reads back as a valid sheet.
-            text = after.to_json_text() if sheet_path.suffix.lower() == ".json" else after.to_toml()
-            parse_sheet(after.to_mapping(), str(sheet_path))
-            write_text_atomic(sheet_path, text)
+            played = _played(turn, parsed, document, text, as_json_file, source)
+            write_text_atomic(sheet_path, played)
     except PrintgenError as error:
-        click.echo(f"error: {error}", err=True)
-        sys.exit(EXIT_ERROR)
+        fail(str(error))
     if as_json:
         data = turn.to_json()
         if write:
             data["written"] = str(sheet_path)
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        echo_json(data)
         return
-    click.echo(turn.to_text())
+    echo(turn.to_text())
     if write:
-        click.echo(f"wrote {sheet_path}")
+        echo(f"wrote {sheet_path}")
+
+
+def _played(
+    turn: AiTurn, sheet: Sheet, given: Mapping[str, Any], text: str, as_json: bool, source: str
+) -> str:
+    """The sheet's text after the AI's turn. TOML is edited in place (comments, order and the
+    rest of the layout kept); JSON, which has no comments, is written afresh. Returned only once
+    it reads back as exactly the sheet after the turn."""
+    after = turn.apply(sheet)
+    if as_json:
+        written = after.to_json_text()
+        read_back = json.loads(written)
+    else:
+        import tomlkit
+
+        from printgen.tomldoc import update
+
+        document = tomlkit.parse(text)
+        update(document["arenas"], given["arenas"], after.to_mapping()["arenas"])
+        written = tomlkit.dumps(document)
+        read_back = tomllib.loads(written)
+    if parse_sheet(read_back, source) != after:
+        raise PrintgenError(f"{source}: the sheet after the AI's turn did not read back the same")
+    return written

@@ -10,7 +10,9 @@ Coordinates
     inside its box (the far half reads upside down), so its box is still given on the page.
 
 API (stable; the photo reader builds on it)
-    sheet_geometry(layout, paper) -> SheetGeometry      layout: a Layout or a layout name
+    sheet_geometry(layout, paper, version=None) -> SheetGeometry
+                                                         layout: a Layout or a layout name;
+                                                         version: an earlier one (None: current)
     SheetGeometry.elements                               every element, in drawing order
     SheetGeometry.find(kind, arena=None, side=None, index=0) -> Element
     SheetGeometry.select(kind, arena=None, side=None) -> tuple[Element, ...]
@@ -20,7 +22,8 @@ API (stable; the photo reader builds on it)
     layout_json(name, paper) -> dict                     GAME.layout
     Element(kind, arena, side, index, x, y, w, h)        .rect, .centre, .upside_down, .to_json()
     Kind: SQUARE, TICK, ALLIES (the S space), DICE, NAME (name line), MARKER, QR,
-          LABEL (arena name and power reminder), SHEET_LABEL ("sheet k of N", id), POWERS (text)
+          LABEL (arena name and power reminder), SHEET_LABEL ("sheet k of N", id), POWERS (text),
+          TITLE (the game's name and the sheet's kind), FOOTER (game, purpose, printgen version)
     Side: FIRST (near, bottom half), SECOND (far, top half, upside down); None for shared ones
     SheetTag(layout, version, paper, sheet_id)           the QR code's text: .to_text(),
           SheetTag.from_text(s), .mode (from the sheet id's first letter: D duel, S solo, T team)
@@ -74,6 +77,15 @@ class Kind(Enum):
     LABEL = "label"
     SHEET_LABEL = "sheet_label"
     POWERS = "powers"
+    TITLE = "title"
+    FOOTER = "footer"
+
+
+class StripTurn(Enum):
+    """What the far player's edge strip (name line, dice space, title) is turned about."""
+
+    PAGE = "page"  # the page's centre: each player sees the same strip (version 2 on)
+    ARENAS = "arenas"  # the arena columns' centre (version 1)
 
 
 # Where people write or put things: the markers and the QR code keep clear of these.
@@ -177,6 +189,9 @@ class SheetParams:
     dice: float
     name_width: float
     name_height: float
+    title_height: float
+    footer_height: float
+    far_strip: StripTurn
     marker: float
     marker_inset: float
     marker_clearance: float
@@ -195,6 +210,12 @@ class SheetParams:
             if name not in table:
                 raise LayoutError(f"{where}: missing `{name}`")
             raw = table[name]
+            if kind == "StripTurn":
+                choices = [t.value for t in StripTurn]
+                if raw not in choices:
+                    raise LayoutError(f"{where}: `{name}` must be one of {choices}, not {raw!r}")
+                values[name] = StripTurn(raw)
+                continue
             if isinstance(raw, bool) or not isinstance(raw, int | float) or raw <= 0:
                 raise LayoutError(f"{where}: `{name}` must be a positive number, not {raw!r}")
             if kind == "int" and not isinstance(raw, int):
@@ -277,12 +298,13 @@ def _rect_json(rect: Rect) -> dict[str, float]:
     return {k: round(v, 3) for k, v in (("x", rect.x), ("y", rect.y), ("w", rect.w), ("h", rect.h))}
 
 
-def sheet_geometry(layout: Layout | str, paper: Paper) -> SheetGeometry:
-    """The sheet's geometry for a layout (by name, or as loaded) on A4 or Letter."""
+def sheet_geometry(layout: Layout | str, paper: Paper, version: int | None = None) -> SheetGeometry:
+    """The sheet's geometry for a layout (by name, or as loaded) on A4 or Letter; a layout
+    given by name is taken at its current version unless `version` names an earlier one."""
     if isinstance(layout, str):
-        return _geometry(layout, paper)
-    if layout.name in layout_names() and layout == load_layout(layout.name):
-        return _geometry(layout.name, paper)
+        return _geometry(layout, paper, version)
+    if layout.name in layout_names() and layout == load_layout(layout.name, layout.version):
+        return _geometry(layout.name, paper, layout.version)
     return _make(layout, paper)  # a layout built in memory (tests): not cached
 
 
@@ -291,9 +313,13 @@ def layout_json(name: str, paper: Paper) -> dict[str, Any]:
     return sheet_geometry(name, paper).to_json()
 
 
+def _geometry(name: str, paper: Paper, version: int | None) -> SheetGeometry:
+    return _cached(name, paper, load_layout(name, version).version)
+
+
 @cache
-def _geometry(name: str, paper: Paper) -> SheetGeometry:
-    return _make(load_layout(name), paper)
+def _cached(name: str, paper: Paper, version: int) -> SheetGeometry:
+    return _make(load_layout(name, version), paper)
 
 
 def _make(layout: Layout, paper: Paper) -> SheetGeometry:
@@ -400,17 +426,35 @@ def _place(layout: Layout, p: SheetParams, W: float, H: float, paper: Paper) -> 
             )
             elements.extend(both_sides(Kind.SQUARE, arena.name, s, box, cx))
 
-    # The strip along each player's edge, kept symmetric inside the play area so that turning it
-    # for the far player keeps it clear of the corner markers.
+    # The strip along each player's edge: name line, title, dice space, starting clear of the
+    # corner marker. The far player's strip is the near one turned about the page's centre, so
+    # both players see the same strip (version 1 turned it about the arenas' centre instead).
     play_cx = (play_left + play_right) / 2
     strip_left = max(play_left, corner_zone)
     strip_right = play_right - (strip_left - play_left)
     name = Rect(strip_left, strip_bottom - p.name_height, p.name_width, p.name_height)
     dice = Rect(strip_right - p.dice, strip_bottom - p.dice, p.dice, p.dice)
-    if name.right + p.gap > dice.x:
-        raise LayoutError(f"{where}: the name line and the dice space do not fit side by side")
-    elements.extend(both_sides(Kind.NAME, None, 0, name, play_cx))
-    elements.extend(both_sides(Kind.DICE, None, 0, dice, play_cx))
+    title = Rect(
+        name.right + p.gap,
+        strip_bottom - p.title_height,
+        dice.x - p.gap - (name.right + p.gap),
+        p.title_height,
+    )
+    if title.w < p.name_width / 2:
+        raise LayoutError(
+            f"{where}: the name line, the title and the dice space do not fit side by side"
+        )
+    turn_x = W / 2 if p.far_strip is StripTurn.PAGE else play_cx
+    for kind, box in ((Kind.NAME, name), (Kind.DICE, dice), (Kind.TITLE, title)):
+        elements.extend(both_sides(kind, None, 0, box, turn_x))
+    # The footer, once, along the near edge between the dice space and the corner marker.
+    footer_x = dice.right + p.gap
+    footer = Rect(
+        footer_x, strip_bottom - p.footer_height, W - corner_zone - footer_x, p.footer_height
+    )
+    elements.append(
+        Element(Kind.FOOTER, None, Side.FIRST, 0, footer.x, footer.y, footer.w, footer.h)
+    )
 
     # The powers column: the QR code in its middle, each player's half of the text towards them.
     pcx = powers_x + powers_w / 2

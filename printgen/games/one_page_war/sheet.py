@@ -25,13 +25,12 @@ sides, so the uses of both players together never exceed the arena's boxes (docs
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-from printgen.errors import InputError, PrintgenError
+from printgen.errors import InputError, PrintgenError, quote
 from printgen.games.one_page_war.layout import ArenaSpec, Layout, load_layout
 from printgen.games.one_page_war.rules import Mark, Square
 
@@ -39,6 +38,9 @@ GAME_NAME = "one-page-war"
 
 # The solo AI writes the die plus one and never changes a number afterwards (it only ticks).
 SOLO_AI_NUMBERS = range(2, 8)
+DIE_HIGHEST = 6
+ARMORED_SUPPORT = "Armored support"
+STOLEN_INTEL = "Stolen Intel"
 
 # Keys a sheet may carry beside the ones scored, kept when the sheet is written back.
 EXTRA_KEYS = ("id", "date", "notes")
@@ -164,7 +166,7 @@ class Sheet:
             if arena.name == name:
                 return arena
         known = ", ".join(a.name for a in self.arenas)
-        raise InvalidSheet(f"{self.source or 'sheet'}: no arena {name!r}; its arenas: {known}")
+        raise InvalidSheet(f"{self.source or 'sheet'}: no arena {quote(name)}; its arenas: {known}")
 
     def empty_squares(self) -> tuple[SquareRef, ...]:
         return tuple(
@@ -221,14 +223,22 @@ class Sheet:
         return data
 
     def to_toml(self) -> str:
-        lines = [f"game = {_toml_string(GAME_NAME)}", f"layout = {_toml_string(self.layout.name)}"]
-        lines.append(f"mode = {_toml_string(self.mode.value)}")
-        lines.append(f"players = [{', '.join(_toml_string(p) for p in self.players)}]")
-        lines.extend(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in self.extras)
-        for arena in self.arenas:
-            lines.extend(["", f"[arenas.{_toml_key(arena.name)}]"])
-            lines.extend(_arena_toml(arena))
-        return "\n".join(lines) + "\n"
+        """The sheet as a typed-in TOML file; it parses back to `to_mapping()` exactly."""
+        import tomlkit
+
+        from printgen.tomldoc import inline
+
+        data = self.to_mapping()
+        arenas = tomlkit.table(is_super_table=True)
+        for name, arena in data.pop("arenas").items():
+            table = tomlkit.table()
+            for key, value in arena.items():
+                table[key] = inline(value) if key == "ticks" else value
+            arenas[name] = table
+        document = tomlkit.document()
+        document.update(data)
+        document["arenas"] = arenas
+        return tomlkit.dumps(document)
 
     def to_json_text(self) -> str:
         return json.dumps(self.to_mapping(), indent=2, ensure_ascii=False) + "\n"
@@ -271,43 +281,8 @@ def _arena_mapping(arena: Arena) -> dict[str, Any]:
     return data
 
 
-def _arena_toml(arena: Arena) -> Iterator[str]:
-    for side in arena.sides:
-        values = ", ".join(_toml_value(_square_value(s)) for s in side.squares)
-        yield f"{_toml_key(side.player)} = [{values}]"
-    if arena.allies:
-        yield "allies = true"
-    if arena.ticks_recorded:
-        ticks = ", ".join(f"{_toml_key(s.player)} = {s.uses}" for s in arena.sides)
-        yield f"ticks = {{ {ticks} }}"
-
-
 def _square_value(square: Square) -> int | str:
     return square.value if isinstance(square, Mark) else square
-
-
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
-
-
-def _toml_string(text: str) -> str:
-    # A JSON string is a valid TOML basic string (same escapes, UTF-8 allowed).
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _toml_key(key: str) -> str:
-    return key if _BARE_KEY.match(key) else _toml_string(key)
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, str):
-        return _toml_string(value)
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    raise PrintgenError(f"cannot write {value!r} back to TOML")
 
 
 # --- reading a mapping ------------------------------------------------------------------------
@@ -318,7 +293,7 @@ def square_problem(value: object, mode: Mode = Mode.DUEL, ai_side: bool = False)
     reader's cross-check. `value` is as typed: an int, "*", "_", or a `Mark`."""
     square = _as_square(value)
     if square is None:
-        return f"{value!r} is not a whole number, '*' or '_'"
+        return f"{quote(value)} is not a whole number, '*' or '_'"
     if square is Mark.EMPTY:
         return None
     if square is Mark.STAR:
@@ -335,6 +310,49 @@ def square_problem(value: object, mode: Mode = Mode.DUEL, ai_side: bool = False)
             f"(the die plus one) and never changes a number, so {square} cannot be on its side"
         )
     return None
+
+
+@dataclass(frozen=True)
+class Reach:
+    """How far legal play can take a player's numbers past the die's 1 to 6.
+
+    Dice and Air raid write 1 to 6 and Redeployment only swaps, so a number outside 1 to 6 comes
+    from Armored support, one step per use (7 and 0 take one use, 8 two), or from Stolen Intel
+    copying a rival's number in the same arena, which in solo may be the AI's 7 (die plus one).
+    `armored` and `stolen` are the uses of those powers the sheet allows: the ticks written
+    down, or every box when ticks are not recorded. Shared by the typed-in referee and the photo
+    reader's cross-check (reader/crosscheck.py)."""
+
+    armored: int
+    stolen: int
+    solo: bool = False
+
+    @property
+    def highest(self) -> int:
+        copied = SOLO_AI_NUMBERS.stop - 1 if self.solo and self.stolen else DIE_HIGHEST
+        return copied + self.armored
+
+    @property
+    def steps(self) -> int:
+        """The most steps outside 1 to 6, summed over a sheet's player-written numbers: each
+        Armored use adds one, each Stolen Intel copy at most the copied number's own."""
+        return self.armored + self.stolen * (self.highest - DIE_HIGHEST)
+
+    def number_problem(self, value: int) -> str | None:
+        """Why a player-written number is out of reach on this sheet (None if it is not)."""
+        if value > self.highest:
+            return (
+                f"{value} is {value - DIE_HIGHEST} steps past the die's {DIE_HIGHEST}, and each "
+                f"step is a use of {ARMORED_SUPPORT}; the sheet allows {self.armored}, so "
+                f"{self.highest} is the most a square can hold"
+            )
+        if value == 0 and self.armored == 0:
+            return f"0 is a 1 moved down by {ARMORED_SUPPORT}, which the sheet does not allow"
+        return None
+
+
+def steps_outside_the_die(value: int) -> int:
+    return value - DIE_HIGHEST if value > DIE_HIGHEST else (1 if value == 0 else 0)
 
 
 def tick_limit(spec: ArenaSpec, squares: Sequence[Square]) -> int:
@@ -388,7 +406,7 @@ class _Reader:
             mode = Mode(mode_text)
         except ValueError:
             modes = ", ".join(repr(m.value) for m in Mode)
-            self.malformed(f"mode = {mode_text!r} is not one of {modes}")
+            self.malformed(f"mode = {quote(mode_text)} is not one of {modes}")
             return None
         if layout is None:
             return None
@@ -401,7 +419,7 @@ class _Reader:
 
     def layout(self, name: object) -> Layout | None:
         if not isinstance(name, str):
-            self.malformed(f"layout = {name!r} should be a layout name such as 'standard'")
+            self.malformed(f"layout = {quote(name)} should be a layout name such as 'standard'")
             return None
         try:
             return load_layout(name)
@@ -417,14 +435,14 @@ class _Reader:
                 if isinstance(value, str | int | float | bool):
                     kept.append((key, value))
                 else:
-                    self.malformed(f"{key} = {value!r} should be a string or a number")
+                    self.malformed(f"{key} = {quote(value)} should be a string or a number")
         return tuple(kept)
 
     def unknown_keys(self, data: Mapping[str, Any], known: Sequence[str], where: str) -> None:
         for key in data:
             if key not in known:
                 self.malformed(
-                    f"{where}unknown key {key!r}; expected {', '.join(repr(k) for k in known)}"
+                    f"{where}unknown key {quote(key)}; expected {', '.join(repr(k) for k in known)}"
                 )
 
     def players(self, value: object, where: str) -> tuple[str, str] | None:
@@ -433,15 +451,19 @@ class _Reader:
             or len(value) != 2
             or not all(isinstance(p, str) and p.strip() for p in value)
         ):
-            self.malformed(f'{where}players = {value!r} should name two players, ["Ann", "Ben"]')
+            self.malformed(
+                f'{where}players = {quote(value)} should name two players, ["Ann", "Ben"]'
+            )
             return None
         first, second = (p.strip() for p in value)
         if first == second:
-            self.malformed(f"{where}players = {value!r} names the same player twice")
+            self.malformed(f"{where}players = {quote(value)} names the same player twice")
             return None
         for name in (first, second):
             if name in ARENA_KEYS:
-                self.malformed(f"{where}a player cannot be called {name!r}: it is an arena key")
+                self.malformed(
+                    f"{where}a player cannot be called {quote(name)}: it is an arena key"
+                )
                 return None
         return first, second
 
@@ -466,7 +488,7 @@ class _Reader:
             if name not in layout.arena_names:
                 known = ", ".join(layout.arena_names)
                 self.malformed(
-                    f"{where}unknown arena {name!r}; layout {layout.name!r} has: {known}"
+                    f"{where}unknown arena {quote(name)}; layout {quote(layout.name)} has: {known}"
                 )
         arenas = []
         for spec in layout.arenas:
@@ -492,11 +514,12 @@ class _Reader:
         for key in data:
             if key not in players and key not in ARENA_KEYS:
                 self.malformed(
-                    f"{at}: unknown player {key!r}; the players are {players[0]} and {players[1]}"
+                    f"{at}: unknown player {quote(key)}; "
+                    f"the players are {players[0]} and {players[1]}"
                 )
         allies = data.get("allies", False)
         if not isinstance(allies, bool):
-            self.malformed(f"{at}: allies = {allies!r} should be true or false")
+            self.malformed(f"{at}: allies = {quote(allies)} should be true or false")
             allies = False
         ticks = self.ticks(data.get("ticks"), spec, players, at)
         sides = []
@@ -520,17 +543,19 @@ class _Reader:
         if value is None:
             return None
         if not isinstance(value, Mapping):
-            self.malformed(f"{at}: ticks = {value!r} should be a table, {{ {players[0]} = 1 }}")
+            self.malformed(
+                f"{at}: ticks = {quote(value)} should be a table, {{ {players[0]} = 1 }}"
+            )
             return None
         counts = {player: 0 for player in players}
         for player, count in value.items():
             if player not in players:
                 self.malformed(
-                    f"{at}: ticks for unknown player {player!r}; the players are "
+                    f"{at}: ticks for unknown player {quote(player)}; the players are "
                     f"{players[0]} and {players[1]}"
                 )
             elif isinstance(count, bool) or not isinstance(count, int):
-                self.malformed(f"{at}: {player}'s ticks = {count!r} should be a whole number")
+                self.malformed(f"{at}: {player}'s ticks = {quote(count)} should be a whole number")
             elif count < 0:
                 self.illegal(f"{at}: {player}'s ticks = {count} is negative")
             elif count > spec.ticks:
@@ -553,12 +578,14 @@ class _Reader:
     ) -> Side | None:
         at = f"{where}arena {spec.name}"
         if not isinstance(value, list):
-            self.malformed(f"{at}, {player}: {value!r} should be a list of {spec.squares} squares")
+            self.malformed(
+                f"{at}, {player}: {quote(value)} should be a list of {spec.squares} squares"
+            )
             return None
         if len(value) != spec.squares:
             self.malformed(
                 f"{at}, {player}: {len(value)} squares given, the arena has {spec.squares} "
-                f"on each side: {value!r}"
+                f"on each side: {quote(value)}"
             )
             return None
         squares: list[Square] = []
@@ -624,6 +651,7 @@ class _Reader:
                 f"{where}{first} has {a} numbers and {second} {b}: each turn both write one, "
                 "so the counts differ by at most one"
             )
+        self.check_reach(sheet, where)
         allies_arenas = [a for a in sheet.arenas if a.spec.power == ALLIES_POWER]
         if allies_arenas and all(a.ticks_recorded for a in allies_arenas):
             # The AI only ticks; it never writes an S.
@@ -635,6 +663,37 @@ class _Reader:
                     f"{where}an S is written in {len(written)} arena(s) ({', '.join(written)}) "
                     f"but the Allies power was used {uses} time(s)"
                 )
+
+    def check_reach(self, sheet: Sheet, where: str) -> None:
+        """Numbers no legal play can write: past what Armored support allows (9, 99, 1000 on the
+        standard layout, whose Land arena has 2 boxes), or too many steps past the die in all."""
+        writers = sheet.players[:1] if sheet.mode is Mode.SOLO else sheet.players
+        reach = Reach(
+            armored=_uses_allowed(sheet, ARMORED_SUPPORT, writers),
+            stolen=_uses_allowed(sheet, STOLEN_INTEL, writers),
+            solo=sheet.mode is Mode.SOLO,
+        )
+        outside: list[str] = []
+        steps = 0
+        for arena in sheet.arenas:
+            for player in writers:
+                for i, square in enumerate(arena.side(player).squares):
+                    if not isinstance(square, int):
+                        continue
+                    ref = SquareRef(arena.name, player, i)
+                    problem = reach.number_problem(square)
+                    if problem is not None:
+                        self.illegal(f"{where}{ref}: {problem}")
+                        return
+                    if steps_outside_the_die(square):
+                        outside.append(f"{square} in {arena.name}")
+                        steps += steps_outside_the_die(square)
+        if steps > reach.steps:
+            self.illegal(
+                f"{where}the numbers outside 1 to 6 ({', '.join(outside)}) are {steps} steps "
+                f"from the die's range, but {reach.armored} use(s) of {ARMORED_SUPPORT} and "
+                f"{reach.stolen} of {STOLEN_INTEL} reach at most {reach.steps}"
+            )
 
     # A team game -----------------------------------------------------------------------------
 
@@ -665,7 +724,7 @@ class _Reader:
     def teams(self, value: object) -> tuple[Team, Team] | None:
         example = '{ North = ["Ann", "Cid"], South = ["Ben", "Dee"] }'
         if not isinstance(value, Mapping) or len(value) != 2:
-            self.malformed(f"teams = {value!r} should name two teams: teams = {example}")
+            self.malformed(f"teams = {quote(value)} should name two teams: teams = {example}")
             return None
         teams = []
         for name, players in value.items():
@@ -674,12 +733,19 @@ class _Reader:
                 or not players
                 or not all(isinstance(p, str) and p.strip() for p in players)
             ):
-                self.malformed(f"team {name}: {players!r} should list its players, {example}")
+                self.malformed(f"team {name}: {quote(players)} should list its players, {example}")
                 return None
             names = tuple(p.strip() for p in players)
             if len(set(names)) != len(names):
-                self.malformed(f"team {name} names a player twice: {players!r}")
+                self.malformed(f"team {name} names a player twice: {quote(players)}")
             teams.append(Team(str(name), names))
+        everyone = set(teams[0].players) | set(teams[1].players)
+        for team in teams:
+            if team.name in everyone:
+                self.malformed(
+                    f"team {quote(team.name)} is named like a player, so the result could mean "
+                    "either; give the team a name of its own"
+                )
         both = set(teams[0].players) & set(teams[1].players)
         if both:
             self.malformed(f"{', '.join(sorted(both))} cannot play on both teams")
@@ -698,7 +764,7 @@ class _Reader:
                 try:
                     teams.append(game.team_of(player).name)
                 except KeyError:
-                    self.malformed(f"sheet {n}: player {player!r} is on neither team")
+                    self.malformed(f"sheet {n}: player {quote(player)} is on neither team")
                 if player in seen:
                     self.malformed(f"sheet {n}: {player} already plays on sheet {seen[player]}")
                 seen[player] = n
@@ -711,6 +777,15 @@ class _Reader:
             for player in team.players:
                 if player not in seen:
                     self.malformed(f"team {team.name}: {player} has no sheet")
+
+
+def _uses_allowed(sheet: Sheet, power: str, players: Sequence[str]) -> int:
+    """Uses of `power` by `players`: their ticks where the sheet records them, else every box."""
+    return sum(
+        sum(arena.side(p).uses for p in players) if arena.ticks_recorded else arena.spec.ticks
+        for arena in sheet.arenas
+        if arena.spec.power == power
+    )
 
 
 def find_problems(data: Mapping[str, Any], source: str = "") -> tuple[Problem, ...]:
@@ -736,11 +811,13 @@ def parse_sheet(data: Mapping[str, Any], source: str = "") -> Sheet | TeamGame:
         error = (
             InvalidSheet if any(p.kind is ProblemKind.MALFORMED for p in problems) else IllegalSheet
         )
-        raise error(_listing(problems))
+        raise error(_listing(problems, source))
     return parsed
 
 
-def _listing(problems: Sequence[Problem]) -> str:
+def _listing(problems: Sequence[Problem], source: str) -> str:
     if len(problems) == 1:
         return problems[0].message
-    return f"{len(problems)} problems:\n" + "\n".join(f"  - {p.message}" for p in problems)
+    # The first line names the file, so it stands alone as the error's summary.
+    head = f"{source}: {len(problems)} problems:" if source else f"{len(problems)} problems:"
+    return head + "\n" + "\n".join(f"  - {p.message}" for p in problems)

@@ -9,7 +9,7 @@ Words come from `seeds/one-page-war.md` (see texts.py)."""
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
@@ -32,13 +32,14 @@ from printgen.games.one_page_war.geometry import (
     sheet_geometry,
     sheet_id,
 )
-from printgen.games.one_page_war.layout import Layout, load_layout
+from printgen.games.one_page_war.layout import Layout, LineStyle, load_layout
 from printgen.games.one_page_war.texts import SheetTexts, sheet_texts
-from printgen.materials import BuildOptions, Material, Progress
+from printgen.materials import BuildOptions, Progress
 from printgen.render.fiducials import draw_aruco, draw_qr
 from printgen.render.fonts import BODY, BOLD
 from printgen.render.fonts import COND as COND_FACE
 from printgen.render.fonts import COND_BOLD as COND_BOLD_FACE
+from printgen.render.marks import sheet_footer
 from printgen.render.pdf import PdfMeta, new_canvas
 from printgen.render.text import Anchor, draw_text, paragraph, text_width
 from printgen.render.units import Paper, mm, to_mm
@@ -47,16 +48,13 @@ COND, COND_BOLD = COND_FACE.name, COND_BOLD_FACE.name
 MIN_PAIRS, MAX_PAIRS = 2, 6
 MAX_COPIES = 10_000
 
-# Light lines that a pencil digit stands out from, yet still print on a tired inkjet.
-SQUARE_LINE = Color(0.55, 0.55, 0.55)
-SQUARE_WIDTH = 0.6
-FRAME_LINE = Color(0.72, 0.72, 0.72)
-FRAME_WIDTH = 0.5
-SOFT_TEXT = Color(0.45, 0.45, 0.45)
+# Line work comes from the layout (its version decides it: see layout.py); text colours here.
+# Secondary text is a dark grey that a copier in text mode still prints.
+SOFT_TEXT = Color(0.3, 0.3, 0.3)
 INK = Color(0.1, 0.1, 0.1)
 
-# Powers text: the largest size that fits its box, never below the floor.
-POWERS_SIZES = (7.5, 7.25, 7.0, 6.75, 6.5, 6.25, 6.0)
+# The rules columns: the largest size that fits, never below 6.5 pt.
+POWERS_SIZES = (7.5, 7.25, 7.0, 6.75, 6.5)
 
 
 class Mode(Enum):
@@ -72,6 +70,11 @@ class SheetSpec:
     mode: Mode
     sheet_id: str
     caption: str  # e.g. "duel sheet" or "team pack: sheet 2 of 4"
+
+    @property
+    def purpose(self) -> str:
+        """What the footer says the sheet is for."""
+        return self.caption.replace(": ", ", ")
 
 
 @dataclass(frozen=True)
@@ -140,20 +143,30 @@ def _team_seed(pairs: int, batch: str) -> str:
     return f"pairs={pairs}" + (f";batch={batch}" if batch else "")
 
 
-def build_duel(options: BuildOptions, progress: Progress | None = None) -> bytes:
-    layout = load_layout(options.layout)
+# `version` draws an earlier version of the layout (the photo corpus and training need sheets
+# as they were printed then); a build for players always draws the current one.
+
+
+def build_duel(
+    options: BuildOptions, progress: Progress | None = None, *, version: int | None = None
+) -> bytes:
+    layout = load_layout(options.layout, version)
     pages = sheet_specs(Mode.DUEL, layout, options.paper, options.copies, options.batch)
     return _build(layout, options.paper, pages, "duel sheet", progress)
 
 
-def build_solo(options: BuildOptions, progress: Progress | None = None) -> bytes:
-    layout = load_layout(options.layout)
+def build_solo(
+    options: BuildOptions, progress: Progress | None = None, *, version: int | None = None
+) -> bytes:
+    layout = load_layout(options.layout, version)
     pages = sheet_specs(Mode.SOLO, layout, options.paper, options.copies, options.batch)
     return _build(layout, options.paper, pages, "solo sheet", progress)
 
 
-def build_team(options: BuildOptions, progress: Progress | None = None) -> bytes:
-    layout = load_layout(options.layout)
+def build_team(
+    options: BuildOptions, progress: Progress | None = None, *, version: int | None = None
+) -> bytes:
+    layout = load_layout(options.layout, version)
     pages = team_pages(layout, options.paper, options.pairs, options.copies, options.batch)
     return _build(layout, options.paper, pages, "team pack", progress)
 
@@ -206,6 +219,14 @@ def facing(canvas: Canvas, rect: Rect, page_height: float, upside_down: bool) ->
         canvas.restoreState()
 
 
+def stroke_with(canvas: Canvas, style: LineStyle) -> None:
+    """Set the canvas to draw lines as `style` says (grey from its share of black)."""
+    grey = 1.0 - style.black
+    canvas.setStrokeColor(Color(grey, grey, grey))
+    canvas.setLineWidth(mm(style.width))
+    canvas.setDash([mm(d) for d in style.dash] if style.dash else [], 0)
+
+
 def outline(canvas: Canvas, w: float, h: float) -> None:
     """A box as four straight strokes (so the PDF's line work can be read back edge by edge)."""
     path = canvas.beginPath()
@@ -218,7 +239,10 @@ def outline(canvas: Canvas, w: float, h: float) -> None:
 
 
 # What differs from one sheet to the next; everything else is the same on every sheet of a mode.
-PER_SHEET = frozenset({Kind.QR, Kind.SHEET_LABEL})
+PER_SHEET = frozenset({Kind.QR, Kind.SHEET_LABEL, Kind.TITLE, Kind.FOOTER})
+# On a solo sheet the AI's half faces the far edge like a rival's, but the words about the AI
+# are for the human at the near edge, the only one who reads them.
+FACING_THE_HUMAN = frozenset({Kind.POWERS, Kind.NAME, Kind.DICE, Kind.TITLE, Kind.SHEET_LABEL})
 
 
 class SheetPainter:
@@ -232,14 +256,13 @@ class SheetPainter:
         self.layout = layout
         self.geometry = geometry
         self.texts = texts
-        self._powers: dict[Mode, list[Paragraph]] = {}
-        self._ai: list[Paragraph] | None = None
+        self._columns: dict[tuple[Mode, Side], list[Paragraph]] = {}
         self._forms: set[Mode] = set()
 
     def draw(self, spec: SheetSpec) -> None:
         """One sheet: the part every sheet of this mode shares is drawn once into a PDF form and
-        placed on each page (a batch of 500 stays fast and small); then this sheet's own QR code
-        and id."""
+        placed on each page (a batch of 500 stays fast and small); then this sheet's own QR code,
+        id, title and footer."""
         g = self.geometry
         form = f"one-page-war-{spec.mode.value}"
         if spec.mode not in self._forms:
@@ -258,15 +281,15 @@ class SheetPainter:
 
     def _frame(self, frame: Rect) -> None:
         c = self.canvas
+        style = self.layout.lines.frame
         c.saveState()
-        c.setStrokeColor(FRAME_LINE)
-        c.setLineWidth(FRAME_WIDTH)
+        stroke_with(c, style)
         c.roundRect(
             mm(frame.x),
             mm(self.geometry.height - frame.bottom),
             mm(frame.w),
             mm(frame.h),
-            mm(2),
+            mm(style.radius),
             stroke=1,
             fill=0,
         )
@@ -275,40 +298,24 @@ class SheetPainter:
     def _element(self, e: Element, spec: SheetSpec) -> None:
         c = self.canvas
         w, h = mm(e.w), mm(e.h)
-        solo_ai_box = spec.mode is Mode.SOLO and e.side is Side.SECOND and e.kind is Kind.POWERS
-        # The AI's rules are for the human at the near edge: they alone face the near side.
-        upside_down = e.upside_down and not solo_ai_box
+        ai = spec.mode is Mode.SOLO and e.side is Side.SECOND
+        upside_down = e.upside_down and not (ai and e.kind in FACING_THE_HUMAN)
         with facing(c, e.rect, self.geometry.height, upside_down):
+            lines = self.layout.lines
             if e.kind in (Kind.SQUARE, Kind.TICK):
-                c.setStrokeColor(SQUARE_LINE)
-                c.setLineWidth(SQUARE_WIDTH)
+                stroke_with(c, lines.write_in)
                 outline(c, w, h)
             elif e.kind is Kind.ALLIES:
-                c.setStrokeColor(FRAME_LINE)
-                c.setLineWidth(FRAME_WIDTH)
-                c.setDash([mm(1.2), mm(1.0)], 0)
-                c.roundRect(0, 0, w, h, mm(3), stroke=1, fill=0)
+                stroke_with(c, lines.allies)
+                c.roundRect(0, 0, w, h, mm(lines.allies.radius), stroke=1, fill=0)
             elif e.kind is Kind.LABEL:
                 self._label(e, w, h)
             elif e.kind is Kind.DICE:
-                c.setStrokeColor(FRAME_LINE)
-                c.setLineWidth(FRAME_WIDTH)
-                c.setDash([mm(1.2), mm(1.0)], 0)
-                c.roundRect(0, 0, w, h, mm(2.5), stroke=1, fill=0)
+                stroke_with(c, lines.dice)
+                c.roundRect(0, 0, w, h, mm(lines.dice.radius), stroke=1, fill=0)
                 c.setFillColor(SOFT_TEXT)
-                text = "AI: die + 1" if spec.mode is Mode.SOLO and e.side is Side.SECOND else "die"
-                draw_text(
-                    c,
-                    text,
-                    w / 2,
-                    h / 2 - 2,
-                    BODY,
-                    6,
-                    where="dice space",
-                    anchor=Anchor.CENTRE,
-                    max_width=w - mm(2),
-                    min_size=5,
-                )
+                text = "AI: die + 1" if ai else "die"
+                _line(c, text, w / 2, h / 2 - 2, SMALL, "dice space", w - mm(2), Anchor.CENTRE)
             elif e.kind is Kind.NAME:
                 self._name(e, spec, w)
             elif e.kind is Kind.MARKER:
@@ -321,23 +328,16 @@ class SheetPainter:
             elif e.kind is Kind.SHEET_LABEL:
                 c.setFillColor(SOFT_TEXT)
                 text = f"One Page War · {spec.caption} · {spec.sheet_id}"
-                draw_text(
-                    c,
-                    text,
-                    w / 2,
-                    mm(1),
-                    BODY,
-                    7,
-                    where="sheet label",
-                    anchor=Anchor.CENTRE,
-                    max_width=w,
-                    min_size=5.5,
+                _line(c, text, w / 2, mm(1), SHEET_LABEL, "sheet label", w, Anchor.CENTRE)
+            elif e.kind is Kind.TITLE:
+                self._title(spec, ai, w, h)
+            elif e.kind is Kind.FOOTER:
+                sheet_footer(
+                    c, w, mm(1), "One Page War", spec.purpose, anchor=Anchor.RIGHT, max_width=w
                 )
             elif e.kind is Kind.POWERS:
-                if solo_ai_box:
-                    self._column(self._ai_paragraphs(w, h), w, h)
-                else:
-                    self._column(self._power_paragraphs(spec.mode, w, h), w, h)
+                side = e.side or Side.FIRST
+                self._column(self._rules_columns(spec.mode, w, h)[side], w, h)
 
     def _label(self, e: Element, w: float, h: float) -> None:
         c = self.canvas
@@ -346,43 +346,10 @@ class SheetPainter:
         power = self.texts.power(arena.power)
         where = f"arena {arena.name} label"
         c.setFillColor(INK)
-        draw_text(
-            c,
-            arena.name.upper(),
-            w / 2,
-            h - mm(3.4),
-            BOLD,
-            9,
-            where=where,
-            anchor=Anchor.CENTRE,
-            max_width=w,
-            min_size=6.5,
-        )
-        draw_text(
-            c,
-            arena.power,
-            w / 2,
-            h - mm(7.0),
-            COND_BOLD,
-            7,
-            where=where,
-            anchor=Anchor.CENTRE,
-            max_width=w,
-            min_size=5.5,
-        )
+        _line(c, arena.name.upper(), w / 2, h - mm(3.4), ARENA, where, w, Anchor.CENTRE)
+        _line(c, arena.power, w / 2, h - mm(7.0), POWER, where, w, Anchor.CENTRE)
         c.setFillColor(SOFT_TEXT)
-        draw_text(
-            c,
-            power.reminder,
-            w / 2,
-            h - mm(10.2),
-            COND,
-            6.3,
-            where=where,
-            anchor=Anchor.CENTRE,
-            max_width=w,
-            min_size=5,
-        )
+        _line(c, power.reminder, w / 2, h - mm(10.2), REMINDER, where, w, Anchor.CENTRE)
 
     def _name(self, e: Element, spec: SheetSpec, w: float) -> None:
         c = self.canvas
@@ -393,34 +360,49 @@ class SheetPainter:
         else:
             label = "Name"
         c.setFillColor(INK)
-        used = draw_text(
-            c, label, 0, mm(1.5), BODY, 8, where="name line", max_width=w / 2, min_size=6
-        )
-        start = text_width(label, BODY, used) + mm(1.5)
-        c.setStrokeColor(SQUARE_LINE)
-        c.setLineWidth(SQUARE_WIDTH)
+        _line(c, label, 0, mm(1.5), NAME, "name line", w / 2)
+        start = text_width(label, NAME.font, NAME.size) + mm(1.5)
+        stroke_with(c, self.layout.lines.write_in)
         c.line(start, mm(0.8), w, mm(0.8))
 
-    # The powers column ----------------------------------------------------------------------
+    def _title(self, spec: SheetSpec, ai: bool, w: float, h: float) -> None:
+        """The game's name and what the sheet is for, in the strip along each player's edge;
+        on a solo sheet the AI's strip says whose side it is."""
+        c = self.canvas
+        lines: tuple[str, ...]
+        if ai:
+            title, lines = "The AI's side", ("you play it: its rules are top right",)
+        else:
+            title, lines = "One Page War", (spec.caption, SUBTITLES[spec.mode])
+        c.setFillColor(INK)
+        _line(c, title, w / 2, h - mm(4.4), TITLE, "sheet title", w, Anchor.CENTRE)
+        c.setFillColor(SOFT_TEXT)
+        for k, text in enumerate(lines):
+            y = h - mm(7.9 + 2.9 * k)
+            _line(c, text, w / 2, y, SUBTITLE, "sheet title", w, Anchor.CENTRE)
 
-    def _power_paragraphs(self, mode: Mode, w: float, h: float) -> list[Paragraph]:
-        if mode not in self._powers:
-            self._powers[mode] = _fit(self._power_markup(), w, h, "the powers column")
-        return self._powers[mode]
+    # The rules columns: the powers (and on a solo sheet the AI's turn) ------------------------
+
+    def _rules_columns(self, mode: Mode, w: float, h: float) -> dict[Side, list[Paragraph]]:
+        """Each half of the right-hand column, fitted together: one size for all its text."""
+        if (mode, Side.FIRST) not in self._columns:
+            powers = self._power_markup()
+            far = self._ai_markup() if mode is Mode.SOLO else powers
+            near_fit, far_fit = _fit([powers, far], w, h, f"the {mode.value} sheet's rules column")
+            self._columns[(mode, Side.FIRST)] = near_fit
+            self._columns[(mode, Side.SECOND)] = far_fit
+        return {side: self._columns[(mode, side)] for side in Side}
 
     def _power_markup(self) -> list[tuple[str, bool]]:
-        items: list[tuple[str, bool]] = [("<b>Powers</b>", True)]
-        items += [(f"• {text}", False) for text in self.texts.using_powers]
+        items: list[tuple[str, bool]] = [("Powers", True)]
+        items += [(text, False) for text in self.texts.using_powers]
         for arena, power in zip(self.layout.arenas, self.texts.powers, strict=True):
             items.append((f"<b>{power.name}</b> ({arena.name}): {power.explanation}", False))
         return items
 
-    def _ai_paragraphs(self, w: float, h: float) -> list[Paragraph]:
-        if self._ai is None:
-            items: list[tuple[str, bool]] = [("<b>The AI's turn (you play it)</b>", True)]
-            items += [(f"• {text}", False) for text in self.texts.ai_turn]
-            self._ai = _fit(items, w, h, "the solo sheet's AI rules")
-        return self._ai
+    def _ai_markup(self) -> list[tuple[str, bool]]:
+        items: list[tuple[str, bool]] = [("The AI's turn (you play it)", True)]
+        return items + [(text, False) for text in self.texts.ai_turn]
 
     def _column(self, paragraphs: list[Paragraph], w: float, h: float) -> None:
         y = h
@@ -429,37 +411,115 @@ class SheetPainter:
             para.drawOn(self.canvas, 0, y)
 
 
+@dataclass(frozen=True)
+class TextRole:
+    """One kind of text on the sheets: one face and one size wherever it appears."""
+
+    font: str
+    size: float
+
+
+ARENA = TextRole(BOLD, 9.0)  # an arena's name, in capitals
+POWER = TextRole(COND_BOLD, 7.0)  # the power's name under it
+REMINDER = TextRole(COND, 6.5)  # the power in a few words
+SMALL = TextRole(BODY, 6.5)  # "die" in the dice space
+NAME = TextRole(BODY, 8.0)  # the name line's label
+SHEET_LABEL = TextRole(BODY, 7.0)  # beside the QR code
+TITLE = TextRole(BOLD, 14.0)
+SUBTITLE = TextRole(BODY, 7.0)
+SUBTITLES = {  # under the sheet's caption ("duel sheet", "team pack: sheet 2 of 4")
+    Mode.DUEL: "two players, one die, one pencil",
+    Mode.SOLO: "you against the AI across the sheet",
+    Mode.TEAM: "team rules: on the tally sheet",
+}
+
+
+def _line(
+    canvas: Canvas,
+    text: str,
+    x: float,
+    y: float,
+    role: TextRole,
+    where: str,
+    max_width: float,
+    anchor: Anchor = Anchor.LEFT,
+) -> None:
+    """One line of a role's text at the role's size: too long for its box is a FitError."""
+    draw_text(
+        canvas, text, x, y, role.font, role.size, where=where, anchor=anchor, max_width=max_width
+    )
+
+
+BULLET = "•"
+
+
 def _style(size: float, heading: bool) -> ParagraphStyle:
+    """Rules text; a bullet item hangs, so its wrapped lines start under its first word."""
+    hang = 0.0 if heading else text_width(f"{BULLET} ", BODY, size)
     return ParagraphStyle(
         "heading" if heading else "body",
         fontName=BOLD if heading else BODY,
         fontSize=size + (1 if heading else 0),
         leading=(size + (1 if heading else 0)) * 1.18,
-        spaceBefore=0 if heading else size * 0.35,
+        spaceBefore=0 if heading else size * 0.3,
         alignment=TA_LEFT,
         textColor=INK,
+        leftIndent=hang,
+        bulletIndent=0,
+        bulletFontName=BODY,
+        bulletFontSize=size,
     )
 
 
-def _fit(items: list[tuple[str, bool]], w: float, h: float, where: str) -> list[Paragraph]:
-    """Paragraphs wrapped to width `w` at the largest size whose total height fits `h`."""
+def _fit(
+    columns: list[list[tuple[str, bool]]],
+    w: float,
+    h: float,
+    where: str,
+    sizes: Sequence[float] = POWERS_SIZES,
+    widths: Sequence[float] | None = None,
+) -> list[list[Paragraph]]:
+    """Each column's items as paragraphs wrapped to width `w` (or its own of `widths`), all at
+    the largest of `sizes` at which every column's total height fits `h`: text of one role has
+    one size across a sheet."""
     needed = 0.0
-    for size in POWERS_SIZES:
-        paragraphs = [paragraph(text, _style(size, heading), where) for text, heading in items]
-        needed = 0.0
-        for para in paragraphs:
-            _, height = para.wrap(w, h)
-            needed += height + para.style.spaceBefore
+    column_widths = list(widths) if widths is not None else [w] * len(columns)
+    for size in sizes:
+        fitted = []
+        for items in columns:
+            paragraphs = [
+                paragraph(text, _style(size, heading), where, None if heading else BULLET)
+                for text, heading in items
+            ]
+            fitted.append(paragraphs)
+        needed = max(
+            _height(paragraphs, width, h)
+            for paragraphs, width in zip(fitted, column_widths, strict=True)
+        )
         if needed <= h:
-            return paragraphs
+            return fitted
     raise FitError(
-        f"{where}: the text needs {to_mm(needed):.1f} mm at {POWERS_SIZES[-1]} pt but the box is "
+        f"{where}: the text needs {to_mm(needed):.1f} mm at {sizes[-1]} pt but the box is "
         f"{to_mm(h):.1f} mm tall: shorten it in seeds/one-page-war.md"
     )
 
 
+def _height(paragraphs: list[Paragraph], w: float, h: float) -> float:
+    total = 0.0
+    for para in paragraphs:
+        _, height = para.wrap(w, h)
+        total += height + para.style.spaceBefore
+    return total
+
+
 # ----------------------------------------------------------------------------------------------
 # The team tally sheet
+
+
+TALLY_MARGIN = 20.0  # mm, all round the tally sheet
+TALLY_ROW = 9.0  # mm, a row of the tally table
+TALLY_RULES_SIZES = (9.0, 8.75, 8.5, 8.25, 8.0, 7.75, 7.5)
+SHADE = Color(0.82, 0.82, 0.82)  # a cell that means nothing on its row
 
 
 def draw_tally(
@@ -469,8 +529,11 @@ def draw_tally(
     texts: SheetTexts,
     sheets: Sequence[SheetSpec],
 ) -> None:
+    """The team pack's tally sheet: a row per sheet (arenas each team's player won, which team
+    won the sheet), the totals under the same headings, the team rules and who wins."""
     W, H = geometry.width, geometry.height
-    left, right, top = 20.0, W - 20.0, 20.0
+    left, right, top = TALLY_MARGIN, W - TALLY_MARGIN, TALLY_MARGIN
+    n = len(sheets)
 
     def at(x: float, y: float) -> tuple[float, float]:
         return mm(x), mm(H - y)
@@ -478,7 +541,6 @@ def draw_tally(
     canvas.saveState()
     canvas.setFillColor(INK)
     draw_text(canvas, "One Page War · team tally", *at(left, top), BOLD, 16, where="tally title")
-    n = len(sheets)
     draw_text(
         canvas,
         f"{n} sheets, {n * len(layout.arenas)} arenas in all · {layout.name} layout",
@@ -490,95 +552,134 @@ def draw_tally(
     for k, label in enumerate(("Team 1 (near edge of every sheet)", "Team 2 (far edge)")):
         x = left + k * (right - left) / 2
         draw_text(canvas, label, *at(x, top + 17), BODY, 9, where="tally team")
-        canvas.setStrokeColor(SQUARE_LINE)
+        stroke_with(canvas, layout.lines.write_in)
         canvas.line(*at(x, top + 24), *at(x + (right - left) / 2 - 10, top + 24))
 
-    columns = (
-        ("Sheet", 18.0),
-        ("Sheet id", 28.0),
-        ("Team 1 player", 44.0),
-        ("Team 2 player", 44.0),
-        ("Arenas won: Team 1", 31.0),
-        ("Arenas won: Team 2", 31.0),
-        ("Sheet won by", 0.0),
-    )
-    widths = [wd for _, wd in columns]
-    widths[-1] = (right - left) - sum(widths[:-1])
-    xs = [left + sum(widths[:i]) for i in range(len(widths) + 1)]
-    row_h = 9.0
-    y0 = top + 32
-    rows = n + 3  # the header, one per sheet, the arena totals, the sheets won
-    body_end = y0 + (n + 1) * row_h
-    canvas.setStrokeColor(SQUARE_LINE)
-    canvas.setLineWidth(SQUARE_WIDTH)
-    for r in range(rows + 1):
-        canvas.line(*at(left, y0 + r * row_h), *at(right, y0 + r * row_h))
-    for i, x in enumerate(xs):
-        # The two summing rows span the first four columns with their label.
-        end = y0 + rows * row_h if i in (0, 4, 5, 6, 7) else body_end
-        canvas.line(*at(x, y0), *at(x, end))
-    for (title, _), x, wd in zip(columns, xs[:-1], widths, strict=True):
-        draw_text(
-            canvas,
-            title,
-            *at(x + 1.5, y0 + 6),
-            COND_BOLD,
-            8,
-            where="tally header",
-            max_width=mm(wd - 3),
-            min_size=6,
-        )
-    for k, spec in enumerate(sheets, start=1):
-        y = y0 + (k + 1) * row_h - 3
-        draw_text(canvas, f"{k} of {n}", *at(xs[0] + 1.5, y), BODY, 9, where="tally row")
-        draw_text(canvas, spec.sheet_id, *at(xs[1] + 1.5, y), BODY, 9, where="tally row")
-    for r, label in ((n + 2, "Arenas won on all sheets"), (n + 3, "Sheets won (breaks a tie)")):
-        draw_text(canvas, label, *at(xs[0] + 1.5, y0 + r * row_h - 3), BOLD, 9, where="tally total")
-    canvas.setFillColor(SOFT_TEXT)
-    draw_text(
-        canvas,
-        "Sheet won by: the team whose player won more arenas on it (or draw).",
-        *at(left, y0 + rows * row_h + 5),
-        BODY,
-        7.5,
-        where="tally note",
-    )
-
-    canvas.setFillColor(INK)
-    y = y0 + rows * row_h + 14
-    draw_text(canvas, "Who wins", *at(left, y), BOLD, 10, where="tally rules")
-    y += 2
-    for markup in texts.team_result:
-        para = paragraph(f"• {markup}", _style(9, False), "tally rules")
-        _, height = para.wrap(mm(right - left), mm(H))
-        y += to_mm(height) + 1.5
-        para.drawOn(canvas, mm(left), mm(H - y))
+    y = _tally_table(canvas, layout, sheets, left, right, top + 31, at)
+    # The result goes right under the totals it comes from.
     y += 9
-    draw_text(canvas, "Winning team:", *at(left, y), BOLD, 10, where="tally winner")
-    canvas.setStrokeColor(SQUARE_LINE)
-    canvas.line(*at(left + 30, y + 0.8), *at(left + 130, y + 0.8))
-    if y > H - 15:
-        raise FitError(f"the tally sheet for {n} sheets runs {y - (H - 15):.1f} mm past its foot")
+    x0 = left + (right - left) * 0.6
+    canvas.setFillColor(INK)
+    draw_text(canvas, "Winning team:", *at(x0, y), BOLD, 10, where="tally winner")
+    stroke_with(canvas, layout.lines.write_in)
+    start = x0 + to_mm(text_width("Winning team:", BOLD, 10)) + 2
+    canvas.line(*at(start, y + 0.8), *at(right, y + 0.8))
+
+    # The rules, two columns at one size: how a team game is played, and who wins it.
+    gutter = 10.0
+    split = left + (right - left) * 0.6
+    columns = (
+        (left, split - gutter, [("Team play", True)] + [(t, False) for t in texts.team_play]),
+        (split, right, [("Who wins", True)] + [(t, False) for t in texts.team_result]),
+    )
+    top_of_rules = y + 8
+    foot = H - TALLY_MARGIN + 4  # the footer stands below
+    fitted = _fit(
+        [items for _, _, items in columns],
+        mm(right - left),
+        mm(foot - top_of_rules),
+        f"the tally sheet for {n} sheets",
+        TALLY_RULES_SIZES,
+        widths=[mm(x1 - x0) for x0, x1, _ in columns],
+    )
+    for (x0, _, _), paragraphs in zip(columns, fitted, strict=True):
+        cursor = top_of_rules
+        for para in paragraphs:
+            cursor += to_mm(para.height + para.style.spaceBefore)
+            para.drawOn(canvas, mm(x0), mm(H - cursor))
+    sheet_footer(
+        canvas,
+        mm(right),
+        mm(TALLY_MARGIN - 8),
+        "One Page War",
+        "team tally",
+        anchor=Anchor.RIGHT,
+        max_width=mm(right - left),
+    )
     canvas.restoreState()
 
 
-MATERIALS = (
-    Material(
-        name="one-page-war",
-        description="One Page War duel sheet (landscape; --copies N for a batch, each its own id)",
-        build=build_duel,
-        accepts=frozenset({"copies", "layout", "batch"}),
-    ),
-    Material(
-        name="one-page-war-solo",
-        description="One Page War solo sheet: the far side is the AI's, with its rules",
-        build=build_solo,
-        accepts=frozenset({"copies", "layout", "batch"}),
-    ),
-    Material(
-        name="one-page-war-team",
-        description="One Page War team pack: --pairs N duel sheets (2-6) and a team tally sheet",
-        build=build_team,
-        accepts=frozenset({"pairs", "copies", "layout", "batch"}),
-    ),
-)
+def _tally_table(
+    canvas: Canvas,
+    layout: Layout,
+    sheets: Sequence[SheetSpec],
+    left: float,
+    right: float,
+    y0: float,
+    at: Callable[[float, float], tuple[float, float]],
+) -> float:
+    """The table, its top at `y0` mm; returns where it ends. Each total stands under the
+    heading of what it counts, and the cells that mean nothing on their row are shaded."""
+    n = len(sheets)
+    count_w = 24.0
+    fixed = (16.0, 28.0)
+    player_w = (right - left - sum(fixed) - 4 * count_w) / 2
+    widths = [*fixed, player_w, player_w, count_w, count_w, count_w, count_w]
+    xs = [left + sum(widths[:i]) for i in range(len(widths) + 1)]
+    group_h, head_h, row = 6.0, 8.0, TALLY_ROW
+    body = y0 + group_h + head_h  # the first sheet's row
+    totals = body + n * row
+    end = totals + 2 * row
+
+    # Shade first, so the grid is drawn over it.
+    canvas.setFillColor(SHADE)
+    for r, cols in ((0, (6, 7)), (1, (4, 5))):  # arenas total: no sheet ticks; sheets: no arenas
+        for c in cols:
+            x, y = at(xs[c], totals + (r + 1) * row)
+            canvas.rect(x, y, mm(widths[c]), mm(row), stroke=0, fill=1)
+
+    stroke_with(canvas, layout.lines.write_in)
+    for yy in (y0, body, *(body + k * row for k in range(1, n + 3))):
+        canvas.line(*at(left, yy), *at(right, yy))
+    canvas.line(*at(xs[4], y0 + group_h), *at(right, y0 + group_h))  # under the group headings
+    for i, x in enumerate(xs):
+        # The totals' labels span the first four columns; the group headings span two each.
+        start = y0 + group_h if i in (5, 7) else y0
+        stop = end if i in (0, 4, 5, 6, 7, 8) else totals
+        canvas.line(*at(x, start), *at(x, stop))
+
+    canvas.setFillColor(INK)
+
+    def heading(text: str, x0: float, x1: float, baseline: float) -> None:
+        draw_text(
+            canvas,
+            text,
+            *at(x0 + 1.5, baseline),
+            COND_BOLD,
+            8,
+            where="tally header",
+            max_width=mm(x1 - x0 - 3),
+        )
+
+    heading("Arenas won", xs[4], xs[6], y0 + 4.5)
+    heading("Sheet won (tick; a draw: none)", xs[6], xs[8], y0 + 4.5)
+    titles = (
+        "Sheet",
+        "Sheet id",
+        "Team 1 player",
+        "Team 2 player",
+        "Team 1",
+        "Team 2",
+        "Team 1",
+        "Team 2",
+    )
+    for i, title in enumerate(titles):
+        heading(title, xs[i], xs[i + 1], body - 2.8)
+    for k, spec in enumerate(sheets, start=1):
+        baseline = body + k * row - 3
+        draw_text(canvas, f"{k} of {n}", *at(xs[0] + 1.5, baseline), BODY, 9, where="tally row")
+        draw_text(canvas, spec.sheet_id, *at(xs[1] + 1.5, baseline), BODY, 9, where="tally row")
+    for r, label in enumerate(TALLY_TOTALS, start=1):
+        draw_text(
+            canvas,
+            label,
+            *at(xs[0] + 1.5, totals + r * row - 3),
+            BOLD,
+            9,
+            where="tally total",
+            max_width=mm(xs[4] - xs[0] - 3),
+        )
+    return end
+
+
+TALLY_TOTALS = ("Arenas won on all the sheets", "Sheets won (breaks a tie on arenas)")

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from printgen.errors import PrintgenError
+from printgen.errors import PrintgenError, quote
 from printgen.games.one_page_war.rules import Hand, Mark, evaluate
 from printgen.games.one_page_war.sheet import Arena, Mode, Sheet
 
@@ -116,7 +116,7 @@ def verify_ai_turn(sheet: Sheet, die: int, human_arena: str) -> None:
         raise IllegalAiTurn(f"a die shows 1 to 6, not {die}")
     if human_arena not in sheet.layout.arena_names:
         known = ", ".join(sheet.layout.arena_names)
-        raise IllegalAiTurn(f"{where}no arena {human_arena!r}; the arenas: {known}")
+        raise IllegalAiTurn(f"{where}no arena {quote(human_arena)}; the arenas: {known}")
     h, a = sheet.filled(human), sheet.filled(ai)
     if h != a + 1:
         raise IllegalAiTurn(

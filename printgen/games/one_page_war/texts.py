@@ -6,6 +6,7 @@ Sections the sheets use:
     ## Power reminders   one bullet per power: `**Power name:** a few words` (under each arena)
     ## Using powers      the general power rules, above the full explanations
     ## The AI's turn     the solo sheet's reminder of the AI's rules
+    ## Team play         the team rules, on the team pack's tally sheet
     ## The team result   the tally sheet's way of deciding the winner, tiebreak included
 """
 
@@ -36,6 +37,7 @@ class SheetTexts:
     powers: tuple[PowerText, ...]  # in the layout's arena order
     using_powers: tuple[str, ...]  # markup, one item per bullet
     ai_turn: tuple[str, ...]
+    team_play: tuple[str, ...]
     team_result: tuple[str, ...]
 
     def power(self, name: str) -> PowerText:
@@ -95,6 +97,7 @@ def _texts(layout_name: str, source: Path) -> SheetTexts:
         powers=tuple(powers),
         using_powers=tuple(markup(b) for b in rules.section("Using powers").blocks),
         ai_turn=tuple(markup(b) for b in rules.section("The AI's turn").blocks),
+        team_play=tuple(markup(b) for b in rules.section("Team play").blocks),
         team_result=tuple(markup(b) for b in rules.section("The team result").blocks),
     )
 

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import click
 
+from printgen.console import echo, echo_json, fail
 from printgen.errors import PrintgenError
-
-EXIT_ERROR = 1
 
 
 @click.group("package-war")
@@ -19,10 +17,11 @@ def commands() -> None:
 
 
 @commands.command("play")
-@click.argument("log", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("log", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the rounds and result as JSON.")
 def play(log: Path, as_json: bool) -> None:
-    """Replay a whole game from LOG (TOML: the roll-off, every die rolled, every decision),
+    """Replay a whole game from LOG (TOML: the roll-off, every die rolled, every decision; - reads
+    it from standard input),
     applying every rule, and print each move and each round's scores.
 
     Exit codes: 0 the game ended; 1 a malformed log or an illegal move (named by its number);
@@ -38,10 +37,9 @@ def play(log: Path, as_json: bool) -> None:
     try:
         report = play_log(read_log(log))
     except PrintgenError as error:
-        click.echo(f"error: {error}", err=True)
-        sys.exit(EXIT_ERROR)
+        fail(str(error))
     if as_json:
-        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        echo_json(report.to_json())
     else:
-        click.echo(report.to_text())
+        echo(report.to_text())
     sys.exit(report.exit_code)

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from printgen.errors import InputError, PrintgenError
+from printgen.errors import InputError, PrintgenError, quote
 
 # The numbers of the game, as the rulebook gives them.
 LIGHTEST = 1
@@ -29,6 +29,7 @@ WIN_SCORE = 20  # reaching this wins
 LOSE_SCORE = 0  # dropping to this or below loses
 MIN_DICE = 16
 RECOMMENDED_DICE = 26  # with this many the pool can never run dry (see rulings)
+MAX_DICE = 26  # the rulebook's 16 to 26
 TALLEST_STACK = HEAVIEST - LIGHTEST + 1  # strictly lighter on heavier: 5, 4, 3, 2, 1
 
 Stack = tuple[int, ...]
@@ -66,7 +67,7 @@ def crushes(stack: Stack, weight: int) -> bool:
 
 def verify_weight(weight: object, where: str) -> int:
     if isinstance(weight, bool) or not isinstance(weight, int):
-        raise InvalidMove(f"{where}: {weight!r} is not a package (a whole number 1 to 5)")
+        raise InvalidMove(f"{where}: {quote(weight)} is not a package (a whole number 1 to 5)")
     if not LIGHTEST <= weight <= HEAVIEST:
         raise IllegalStack(
             f"{where}: a package weighs {LIGHTEST} to {HEAVIEST}, not {weight}"
@@ -163,15 +164,17 @@ class Move:
         match = _MOVE.match(text)
         if match is None:
             raise InvalidMove(
-                f"{text!r} is not a move; write 'NAME: roll FACE', 'NAME: take WEIGHT on TABLE' "
-                "or 'NAME: push WEIGHT on TABLE'"
+                f"{quote(text)} is not a move; write 'NAME: roll FACE', "
+                "'NAME: take WEIGHT on TABLE' or 'NAME: push WEIGHT on TABLE'"
             )
         action = Action(match["action"].lower())
         table = None if match["table"] is None else int(match["table"])
         if action is Action.ROLL and table is not None:
-            raise InvalidMove(f"{text!r}: a roll goes on no table")
+            raise InvalidMove(f"{quote(text)}: a roll goes on no table")
         if action is not Action.ROLL and table is None:
-            raise InvalidMove(f"{text!r}: say which table, e.g. '{match['player']}: take 4 on 1'")
+            raise InvalidMove(
+                f"{quote(text)}: say which table, e.g. '{match['player']}: take 4 on 1'"
+            )
         return cls(match["player"], action, int(match["value"]), table)
 
     def to_text(self) -> str:
@@ -308,7 +311,7 @@ def first_player(rolls: Iterable[tuple[int, int]]) -> int:
     for index, pair in enumerate(rolls, start=1):
         for face in pair:
             if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= SIX:
-                raise InvalidMove(f"start roll {index}: {face!r} is not a die face (1 to 6)")
+                raise InvalidMove(f"start roll {index}: {quote(face)} is not a die face (1 to 6)")
         if pair[0] != pair[1]:
             return 0 if pair[0] > pair[1] else 1
     raise IllegalMove("the roll-off never found a higher roll: equal rolls are rolled again")
@@ -325,11 +328,15 @@ class Match:
             raise PackageWarError(f"Package War! needs two players with different names: {names}")
         for name in names:
             if ":" in name:
-                raise PackageWarError(f"player name {name!r}: no ':' (it ends the name in moves)")
-        if isinstance(dice, bool) or not isinstance(dice, int) or dice < MIN_DICE:
-            raise PackageWarError(f"the game needs at least {MIN_DICE} dice, not {dice!r}")
+                raise PackageWarError(
+                    f"player name {quote(name)}: no ':' (it ends the name in moves)"
+                )
+        if isinstance(dice, bool) or not isinstance(dice, int) or not MIN_DICE <= dice <= MAX_DICE:
+            raise PackageWarError(
+                f"the game is played with {MIN_DICE} to {MAX_DICE} dice, not {quote(dice)}"
+            )
         if first not in (0, 1):
-            raise PackageWarError(f"first player must be seat 0 or 1, not {first!r}")
+            raise PackageWarError(f"first player must be seat 0 or 1, not {quote(first)}")
         self.position = Position(
             sides=(Side(names[0], START_SCORE), Side(names[1], START_SCORE)),
             dice=dice,
@@ -358,29 +365,31 @@ class Match:
     def _verify_turn(self, move: Move, phase: Phase) -> int:
         position = self.position
         if position.phase is Phase.OVER:
-            raise IllegalMove(f"{move.to_text()!r}: the game is over")
+            raise IllegalMove(f"{quote(move.to_text())}: the game is over")
         seat = position.seat_of(move.player)
         if seat is None:
             names = " and ".join(s.name for s in position.sides)
-            raise IllegalMove(f"{move.to_text()!r}: {move.player!r} is not a player ({names})")
+            raise IllegalMove(
+                f"{quote(move.to_text())}: {quote(move.player)} is not a player ({names})"
+            )
         if position.phase is not phase:
             wanted = {
                 Phase.PACKAGING: "it is the distribution phase: take or push a package",
                 Phase.DISTRIBUTION: "it is the packaging phase: roll a die",
             }[phase]
-            raise IllegalMove(f"{move.to_text()!r}: {wanted}")
+            raise IllegalMove(f"{quote(move.to_text())}: {wanted}")
         if seat != position.to_move:
-            raise IllegalMove(f"{move.to_text()!r}: it is {position.mover}'s turn")
+            raise IllegalMove(f"{quote(move.to_text())}: it is {position.mover}'s turn")
         return seat
 
     # -- roll
 
     def verify_roll(self, move: Move) -> None:
         if move.action is not Action.ROLL:
-            raise IllegalMove(f"{move.to_text()!r} is not a roll")
+            raise IllegalMove(f"{quote(move.to_text())} is not a roll")
         self._verify_turn(move, Phase.PACKAGING)
         if not 1 <= move.value <= SIX:
-            raise InvalidMove(f"{move.to_text()!r}: a die shows 1 to 6, not {move.value}")
+            raise InvalidMove(f"{quote(move.to_text())}: a die shows 1 to 6, not {move.value}")
 
     def can_roll(self, move: Move) -> bool:
         return _can(self.verify_roll, move)
@@ -452,16 +461,16 @@ class Match:
 
     def _verify_distribution(self, move: Move, action: Action) -> None:
         if move.action is not action:
-            raise IllegalMove(f"{move.to_text()!r} is not a {action.value}")
+            raise IllegalMove(f"{quote(move.to_text())} is not a {action.value}")
         self._verify_turn(move, Phase.DISTRIBUTION)
         line = self.position.line
         if move.value not in line:
             shown = " ".join(map(str, line))
             raise IllegalMove(
-                f"{move.to_text()!r}: no package of weight {move.value} in the line ({shown})"
+                f"{quote(move.to_text())}: no package of weight {move.value} in the line ({shown})"
             )
         if move.table not in range(1, TABLES + 1):
-            raise IllegalMove(f"{move.to_text()!r}: each player has tables 1 and 2 only")
+            raise IllegalMove(f"{quote(move.to_text())}: each player has tables 1 and 2 only")
 
     def _distribute(self, move: Move, receiver: int) -> Record:
         position = self.position

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from printgen.errors import InputError, PrintgenError
+from printgen.errors import InputError, PrintgenError, quote
 from printgen.games.package_war.engine import (
+    MAX_DICE,
     MIN_DICE,
     RECOMMENDED_DICE,
     Match,
@@ -23,6 +24,7 @@ from printgen.games.package_war.engine import (
     first_player,
 )
 from printgen.games.package_war.referee import GAME_NAME, verdict
+from printgen.names import player_name
 from printgen.scoring import load_document
 
 
@@ -57,17 +59,21 @@ def parse_log(data: Mapping[str, Any], source: str) -> GameLog:
     if unknown:
         raise InvalidLog(f"{source}: unknown field(s) {', '.join(unknown)}")
     if data.get("game") != GAME_NAME:
-        raise InvalidLog(f'{source}: expected game = "{GAME_NAME}", got {data.get("game")!r}')
+        raise InvalidLog(f'{source}: expected game = "{GAME_NAME}", got {quote(data.get("game"))}')
     names = data.get("players")
-    if (
-        not isinstance(names, list)
-        or len(names) != 2
-        or not all(isinstance(n, str) and n.strip() for n in names)
-    ):
+    if not isinstance(names, list) or len(names) != 2:
         raise InvalidLog(f'{source}: players: expected two names, e.g. ["Ann", "Ben"]')
+    try:
+        for number, name in enumerate(names, start=1):
+            player_name(name, f"{source}: players, name {number}")
+    except InputError as error:
+        raise InvalidLog(str(error)) from None
     dice = data.get("dice", RECOMMENDED_DICE)
-    if isinstance(dice, bool) or not isinstance(dice, int) or dice < MIN_DICE:
-        raise InvalidLog(f"{source}: dice: the game needs a whole number of {MIN_DICE} or more")
+    if isinstance(dice, bool) or not isinstance(dice, int) or not MIN_DICE <= dice <= MAX_DICE:
+        raise InvalidLog(
+            f"{source}: dice: the game is played with {MIN_DICE} to {MAX_DICE} dice, "
+            f"not {quote(dice)}"
+        )
     start = data.get("start")
     if not isinstance(start, list) or not start:
         raise InvalidLog(
@@ -76,7 +82,7 @@ def parse_log(data: Mapping[str, Any], source: str) -> GameLog:
     pairs: list[tuple[int, int]] = []
     for index, pair in enumerate(start, start=1):
         if not isinstance(pair, list) or len(pair) != 2:
-            raise InvalidLog(f"{source}: start roll {index}: expected a pair, got {pair!r}")
+            raise InvalidLog(f"{source}: start roll {index}: expected a pair, got {quote(pair)}")
         pairs.append((pair[0], pair[1]))
     moves = data.get("moves", [])
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):

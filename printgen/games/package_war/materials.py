@@ -24,7 +24,7 @@ from reportlab.pdfgen.canvas import Canvas
 from printgen import layouts
 from printgen.errors import InputError, LayoutError
 from printgen.games.package_war.engine import LINE_LENGTH, LOSE_SCORE, START_SCORE, WIN_SCORE
-from printgen.materials import BuildOptions, Material, Progress
+from printgen.materials import BuildOptions, Progress
 from printgen.paths import SEEDS_DIR
 from printgen.render.fonts import BODY, BOLD
 from printgen.render.fonts import COND as COND_FACE
@@ -906,18 +906,3 @@ def build_pad(options: BuildOptions, progress: Progress | None = None) -> bytes:
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()
-
-
-PAD = Material(
-    "package-war-pad",
-    "Package War! score pad: both players' columns, start 5, a row per round",
-    build_pad,
-    accepts=frozenset({"rules"}),
-)
-MAT = Material(
-    "package-war-mat",
-    "Package War! play mat: the line of five, the pool, two tables each, reminders",
-    build_mat,
-    accepts=frozenset({"rules"}),
-)
-MATERIALS = (PAD, MAT)

@@ -10,10 +10,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from printgen.errors import InputError
+from printgen.errors import InputError, quote
 from printgen.games.package_war.engine import (
+    LINE_LENGTH,
     LOSE_SCORE,
     TABLES,
+    TALLEST_STACK,
     WIN_SCORE,
     Ending,
     IllegalStack,
@@ -25,8 +27,14 @@ from printgen.games.package_war.engine import (
     verify_stack,
 )
 from printgen.materials import ScoreOptions
+from printgen.names import player_name
 
 GAME_NAME = "package-war"
+
+# In one round the packages that stood on a player's tables were those there at its start (two
+# tables, five at most on each) and those received from the line (five at most, for both
+# players together). Each crushed package is one of them; so is each package standing at the end.
+TABLES_HOLD = TABLES * TALLEST_STACK
 
 
 class InvalidRound(InputError):
@@ -113,11 +121,15 @@ def verdict(result: Result, winner: str | None) -> str:
 
 def _whole(value: object, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidRound(f"{where}: expected a whole number, got {value!r}")
+        raise InvalidRound(f"{where}: expected a whole number, got {quote(value)}")
     return value
 
 
 def read_player(name: str, data: object, source: str) -> PlayerRound:
+    try:
+        player_name(name, f"{source}, players")
+    except InputError as error:
+        raise InvalidRound(str(error)) from None
     where = f"{source}, players.{name}"
     if not isinstance(data, Mapping):
         raise InvalidRound(f"{where}: expected a table with score, tables and crushed")
@@ -150,6 +162,19 @@ def read_player(name: str, data: object, source: str) -> PlayerRound:
                 f"{where}, table {number}: expected a list of packages, bottom first"
             )
         tables.append(verify_stack(stack, f"{source}: {name}, table {number}"))
+    standing = sum(len(t) for t in tables)
+    most = TABLES_HOLD + LINE_LENGTH - standing
+    if crushed > most:
+        raise IllegalRound(
+            f"{where}.crushed: {crushed} packages crushed in one round, but {name}'s tables held "
+            f"at most {TABLES_HOLD} at its start and {LINE_LENGTH} more came from the line; "
+            f"with {standing} standing now, at most {most} can have been crushed"
+        )
+    if crushed and not standing:
+        raise IllegalRound(
+            f"{where}.crushed: {crushed} crushed but no package stands on {name}'s tables; the "
+            "package that crushes a stack stays on the table"
+        )
     return PlayerRound(name, before, tuple(tables), crushed)
 
 
@@ -170,4 +195,12 @@ def score_round(document: Mapping[str, Any], source: str, options: ScoreOptions)
             f"{source}: expected two players as [players.NAME] tables, found {count}"
         )
     first, second = (read_player(name, data, source) for name, data in players.items())
+    # Every package of the round was a die: on a table at the round's start, or in the line.
+    used = sum(p.crushed + sum(len(t) for t in p.tables) for p in (first, second))
+    most = 2 * TABLES_HOLD + LINE_LENGTH
+    if used > most:
+        raise IllegalRound(
+            f"{source}: {used} packages standing or crushed this round, but the tables held at "
+            f"most {2 * TABLES_HOLD} at its start and the line gave {LINE_LENGTH} more"
+        )
     return RoundReport((first, second), game_result((first.score, second.score)))

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from printgen.errors import InputError, PrintgenError
+from printgen.errors import InputError, PrintgenError, quote
 
 # The rules' numbers, as the card prints them.
 DECK_SIZE = 52
@@ -50,7 +50,7 @@ class Suit(Enum):
         try:
             return cls(text.strip().upper())
         except ValueError:
-            raise InvalidCard(f"{text!r} is not a suit: C, D, H or S") from None
+            raise InvalidCard(f"{quote(text)} is not a suit: C, D, H or S") from None
 
     def to_text(self) -> str:
         return self.value
@@ -86,7 +86,7 @@ class Rank(Enum):
         try:
             return cls(text.strip().upper())
         except ValueError:
-            raise InvalidCard(f"{text!r} is not a rank: 2 to 10, J, Q, K or A") from None
+            raise InvalidCard(f"{quote(text)} is not a rank: 2 to 10, J, Q, K or A") from None
 
     def to_text(self) -> str:
         return self.value
@@ -110,7 +110,7 @@ class Card:
         match = _CARD_TEXT.fullmatch(text.strip())
         if match is None:
             raise InvalidCard(
-                f"{text!r} is not a card: write the rank (2-10, J, Q, K, A) then the suit "
+                f"{quote(text)} is not a card: write the rank (2-10, J, Q, K, A) then the suit "
                 "(C, D, H, S), like 10H, AS or 2c"
             )
         return cls(Rank.from_text(match[1]), Suit.from_text(match[2]))

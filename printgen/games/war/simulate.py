@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from printgen.errors import InputError
+from printgen.errors import InputError, OutputError
+from printgen.files import check_output, write_atomic
 from printgen.games.war.engine import CAP_BATTLES, GameKind
 from printgen.games.war.fast import A_WINS, B_WINS, play_seed
 
@@ -295,15 +296,25 @@ def _nice_ceiling(value: int) -> int:
     return 10 * power
 
 
-def write_plot(simulation: Simulation, path: Path) -> None:
-    import cv2
-
+def check_plot_path(path: Path) -> None:
+    """Before the games are played: a plot that cannot be written is said at once."""
     if path.suffix.lower() != ".png":
         raise InputError(f"--plot {path}: the plot is written as PNG; name the file .png")
+    try:
+        check_output(path)
+    except OutputError as error:
+        raise OutputError(f"--plot {error}") from None
+
+
+def write_plot(simulation: Simulation, path: Path) -> None:
+    """The plot as a PNG, written atomically (a full disk leaves no truncated picture)."""
+    import cv2
+
+    check_plot_path(path)
     ok, encoded = cv2.imencode(".png", draw_plot(simulation))
     if not ok:
-        raise InputError(f"--plot {path}: OpenCV could not encode the plot")
+        raise OutputError(f"--plot {path}: OpenCV could not encode the plot")
     try:
-        path.write_bytes(encoded.tobytes())
-    except OSError as error:
-        raise InputError(f"--plot {path}: cannot write it ({error.strerror})") from None
+        write_atomic(path, encoded.tobytes())
+    except OutputError as error:
+        raise OutputError(f"--plot {error}") from None

@@ -62,7 +62,7 @@ def read(path: Path) -> Read:
     rectified = rectify(grey, located)
     del grey
     ink = Ink.of(rectified)
-    layout = load_layout(located.tag.layout)
+    layout = load_layout(located.tag.layout, located.tag.version)
     rules_mode = Mode.SOLO if located.tag.mode == "solo" else Mode.DUEL
     sheet = read_sheet(ink, located.geometry, rectified, located.blur_mm)
     _refuse_soft(sheet, located, str(path))
@@ -75,7 +75,7 @@ def read_photo(path: Path, options: PhotoOptions) -> PhotoReport:
     """`printgen score photo.jpg`: GAME.read_photo."""
     result = read(path)
     located, reading = result.located, result.reading
-    layout = load_layout(located.tag.layout)
+    layout = load_layout(located.tag.layout, located.tag.version)
     mode = located.tag.mode
     players = players_for(mode, options.players) if options.players else None
     mapping = sheet_mapping(reading, layout, mode, located.tag, players)
@@ -125,12 +125,10 @@ def _glare_advice(reading: SheetReading) -> tuple[str, ...]:
 def _score(
     mapping: dict[str, Any], source: str, options: PhotoOptions, unsure: bool
 ) -> tuple[ScoreReport | None, str | None]:
-    from printgen.games.one_page_war import GAME
+    from printgen.games.one_page_war.referee import score
 
-    if GAME.score is None:
-        return None, "the One Page War referee is not available"
     try:
-        return GAME.score(mapping, source, ScoreOptions(partial=options.partial)), None
+        return score(mapping, source, ScoreOptions(partial=options.partial)), None
     except PrintgenError as error:
         if unsure:
             # The misread cells may be what the referee rejects: say so, do not fail.

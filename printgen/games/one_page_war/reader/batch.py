@@ -487,7 +487,13 @@ def _team_mapping(sheets: Sequence[TeamSheet], seating: Seating, layout: str) ->
     for sheet in sheets:
         report = sheet.photo.report
         assert report is not None
-        read = sheet_mapping(report.reading, load_layout(layout), "duel", report.tag, sheet.players)
+        read = sheet_mapping(
+            report.reading,
+            load_layout(layout, report.tag.version),
+            "duel",
+            report.tag,
+            sheet.players,
+        )
         table.append(
             {"players": list(sheet.players), "id": sheet.sheet_id, "arenas": read["arenas"]}
         )

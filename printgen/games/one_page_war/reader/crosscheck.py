@@ -10,13 +10,14 @@ from dataclasses import replace
 from printgen.games.one_page_war.geometry import Side
 from printgen.games.one_page_war.layout import Layout
 from printgen.games.one_page_war.reader.cells import Reading, SheetReading
-from printgen.games.one_page_war.sheet import Mode, square_problem
+from printgen.games.one_page_war.sheet import (
+    ARMORED_SUPPORT,
+    STOLEN_INTEL,
+    Mode,
+    Reach,
+    square_problem,
+)
 
-# Dice give 1 to 6; only Armored support moves a number one up or down per use.
-DIE_MAX = 6
-ARMORED = "Armored support"
-STOLEN_INTEL = "Stolen Intel"
-AI_HIGHEST = 7  # the solo AI writes the die plus one
 ALLIES = "Allies"
 
 
@@ -67,10 +68,10 @@ def cross_check(sheet: SheetReading, layout: Layout, mode: Mode) -> SheetReading
                         "a power ticks a box on both sides",
                     )
 
-    armored = uses(sheet, layout, ARMORED)
-    highest = DIE_MAX + armored
-    if mode is Mode.SOLO and uses(sheet, layout, STOLEN_INTEL):
-        highest = max(highest, AI_HIGHEST)  # the human may copy the AI's 7
+    # The rule itself lives with the typed-in sheet's, so both refuse the same numbers.
+    reach = Reach(
+        uses(sheet, layout, ARMORED_SUPPORT), uses(sheet, layout, STOLEN_INTEL), mode is Mode.SOLO
+    )
 
     def problems(value_text: str, ai_side: bool) -> list[str]:
         """Why a square's value cannot be on this sheet (empty when it can)."""
@@ -81,13 +82,9 @@ def cross_check(sheet: SheetReading, layout: Layout, mode: Mode) -> SheetReading
         if problem:
             return [problem]
         if isinstance(value, int) and not ai_side:
-            if value > highest:
-                return [
-                    f"{value} needs {value - DIE_MAX} uses of {ARMORED}, the tick boxes show "
-                    f"{armored}"
-                ]
-            if value == 0 and armored == 0:
-                return [f"0 needs a use of {ARMORED}, and no such box is ticked"]
+            beyond = reach.number_problem(value)
+            if beyond is not None:
+                return [beyond]
         return []
 
     stars: Counter[str] = Counter()

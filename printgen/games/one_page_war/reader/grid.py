@@ -111,13 +111,19 @@ def ink(rectified: np.ndarray, k: float, clip: float = 1.0) -> np.ndarray:
 SCORE_PX_PER_MM = 3.0
 
 
-def fit_score(grey: np.ndarray, to_mm: np.ndarray, geometry: SheetGeometry) -> float:
-    """How much darker the sheet is on its printed outlines than just beside them, where
-    `to_mm` puts them: near the printed lines' own contrast when the sheet is this one, near 0
-    when its lines fall elsewhere."""
+def fit_score(
+    grey: np.ndarray,
+    to_mm: np.ndarray,
+    geometry: SheetGeometry,
+    kinds: tuple[Kind, ...] = OUTLINED,
+    frames: bool = False,
+) -> float:
+    """How much darker the sheet is on its printed outlines (of `kinds`) than just beside them,
+    where `to_mm` puts them: near the printed lines' own contrast when the sheet is this one,
+    near 0 when its lines fall elsewhere."""
     k = SCORE_PX_PER_MM
     inked = ink(rectify(grey, to_mm, geometry, k), k)
-    lines = line_art(geometry, k, OUTLINED) > 0.3
+    lines = line_art(geometry, k, kinds, frames) > 0.3
     near = _dilate(lines, BESIDE_MM[1] * k) & ~_dilate(lines, BESIDE_MM[0] * k)
     if not lines.any() or not near.any():
         return 0.0
@@ -289,7 +295,7 @@ def _refit(
 # The duel, solo and team sheets differ in their printed text only (name lines, the die space,
 # the solo AI's rules): the mode of a sheet whose QR code cannot be read is told by comparing the
 # photo with each two modes' printed pages where those two differ.
-MODE_MATERIALS = {"duel": "one-page-war", "solo": "one-page-war-solo", "team": "one-page-war-team"}
+MODES = ("duel", "solo", "team")
 TEXT_PX_PER_MM = 4.0
 TEXT_KINDS = (Kind.NAME, Kind.DICE, Kind.POWERS)
 # Where two pages differ, the photo must follow its mode's page against the other's at least
@@ -298,17 +304,17 @@ MODE_MARGIN = 0.25
 
 
 @cache
-def printed_page(layout: str, paper: Paper, mode: str) -> np.ndarray:
+def printed_page(layout: str, paper: Paper, version: int, mode: str) -> np.ndarray:
     """The blank sheet of `mode` as printgen prints it, as ink at TEXT_PX_PER_MM."""
-    from printgen.games.one_page_war.sheets import MATERIALS
+    from printgen.games.one_page_war.sheets import build_duel, build_solo, build_team
     from printgen.materials import BuildOptions
     from printgen.render.readback import render_page
 
     k = TEXT_PX_PER_MM
-    material = next(m for m in MATERIALS if m.name == MODE_MATERIALS[mode])
-    pdf = material.build(BuildOptions(paper=paper, layout=layout), None)
+    build = {"duel": build_duel, "solo": build_solo, "team": build_team}[mode]
+    pdf = build(BuildOptions(paper=paper, layout=layout), None, version=version)
     grey = cv2.cvtColor(render_page(pdf, 0, dpi=k * 25.4), cv2.COLOR_RGB2GRAY)
-    geometry = sheet_geometry(layout, paper)
+    geometry = sheet_geometry(layout, paper, version)
     size = (int(round(geometry.width * k)), int(round(geometry.height * k)))
     return ink(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), k)
 
@@ -317,16 +323,18 @@ SOFTEN_MM = 0.35  # photo and pages alike are softened this much (Gaussian sigma
 
 
 @cache
-def _mode_differences(layout: str, paper: Paper) -> dict[str, list[tuple[np.ndarray, np.ndarray]]]:
+def _mode_differences(
+    layout: str, paper: Paper, version: int
+) -> dict[str, list[tuple[np.ndarray, np.ndarray]]]:
     """For each mode, against each other mode: where their pages differ (in the printed text),
     and their difference there."""
-    geometry = sheet_geometry(layout, paper)
+    geometry = sheet_geometry(layout, paper, version)
     k = TEXT_PX_PER_MM
     pages = {
         mode: cv2.GaussianBlur(
-            np.minimum(printed_page(layout, paper, mode), 0.5), (0, 0), SOFTEN_MM * k
+            np.minimum(printed_page(layout, paper, version, mode), 0.5), (0, 0), SOFTEN_MM * k
         )
-        for mode in MODE_MATERIALS
+        for mode in MODES
     }
     region = np.zeros(next(iter(pages.values())).shape, bool)
     for e in geometry.elements:
@@ -344,14 +352,16 @@ def _mode_differences(layout: str, paper: Paper) -> dict[str, list[tuple[np.ndar
     return differences
 
 
-def printed_mode(grey: np.ndarray, to_mm: np.ndarray, layout: str, paper: Paper) -> str | None:
+def printed_mode(
+    grey: np.ndarray, to_mm: np.ndarray, layout: str, paper: Paper, version: int
+) -> str | None:
     """duel, solo or team: the mode whose printed text the photo follows against each other
     mode's, or None when that is unclear."""
-    geometry = sheet_geometry(layout, paper)
+    geometry = sheet_geometry(layout, paper, version)
     k = TEXT_PX_PER_MM
     photo = cv2.GaussianBlur(ink(rectify(grey, to_mm, geometry, k), k, 0.5), (0, 0), SOFTEN_MM * k)
     worst = {}
-    for mode, pairs in _mode_differences(layout, paper).items():
+    for mode, pairs in _mode_differences(layout, paper, version).items():
         towards = []
         for where, difference in pairs:
             seen = photo[where]

@@ -26,7 +26,7 @@ from printgen.games.one_page_war.geometry import (
     SheetTag,
     sheet_geometry,
 )
-from printgen.games.one_page_war.layout import layout_names, load_layout
+from printgen.games.one_page_war.layout import layout_names, layout_versions, load_layout
 from printgen.games.one_page_war.reader import grid
 from printgen.games.one_page_war.reader.blur import (
     BLURRED_PHOTO_PX,
@@ -93,13 +93,14 @@ def known_sheets() -> tuple[Candidate, ...]:
     """Every layout, version and paper a One Page War sheet may have been printed from."""
     found = []
     for name in layout_names():
-        layout = load_layout(name)
-        for paper in (Paper.A4, Paper.LETTER):
-            try:
-                geometry = sheet_geometry(layout, paper)
-            except LayoutError:
-                continue  # a layout that cannot be drawn on this paper was never printed on it
-            found.append(Candidate(name, layout.version, paper, geometry))
+        for version in reversed(layout_versions(name)):  # the newest first
+            layout = load_layout(name, version)
+            for paper in (Paper.A4, Paper.LETTER):
+                try:
+                    geometry = sheet_geometry(layout, paper)
+                except LayoutError:
+                    continue  # a layout that does not fit this paper was never printed on it
+                found.append(Candidate(name, version, paper, geometry))
     return tuple(found)
 
 
@@ -218,14 +219,15 @@ def locate(grey: np.ndarray, source: str) -> Located:
         identity = SheetIdentity.of(tag)
         advice: list[str] = []
     else:
-        fit = _best_fit(grey, fits, source)
-        mode = grid.printed_mode(grey, fit.to_mm, fit.candidate.layout, fit.candidate.paper)
+        fit = _best_fit(grey, fits, markers, source)
+        c = fit.candidate
+        mode = grid.printed_mode(grey, fit.to_mm, c.layout, c.paper, c.version)
         if mode is None:
             raise NoSheet(
                 f"{source}: found the markers but could not read the sheet's QR code (in the "
                 "right-hand column), and cannot tell from the printed text whether it is a duel, "
-                f"solo or team sheet; make sure the QR code is in focus and free of glare, and "
-                f"{RETAKE}"
+                f"solo or team sheet;{_soft_note(grey, markers, c.geometry)} make sure the QR "
+                f"code is in focus and free of glare, and {RETAKE}"
             )
         c = fit.candidate
         identity = SheetIdentity(c.layout, c.version, c.paper, mode, None)
@@ -306,9 +308,7 @@ def _fit_for(tag: SheetTag, fits: list[Fit], grey: np.ndarray, source: str) -> F
             f"to another sheet. Type the sheet in, or {RETAKE.split(', or')[0]}"
         )
     fit = named[0]
-    different = [
-        f for f in fits if f.candidate.geometry.elements != fit.candidate.geometry.elements
-    ]
+    different = [f for f in fits if not _reads_alike(f.candidate, fit.candidate)]
     if not different:
         return fit
     scores = {id(f): grid.fit_score(grey, f.to_mm, f.candidate.geometry) for f in [fit, *different]}
@@ -325,26 +325,49 @@ def _fit_for(tag: SheetTag, fits: list[Fit], grey: np.ndarray, source: str) -> F
     return fit
 
 
-def _best_fit(grey: np.ndarray, fits: list[Fit], source: str) -> Fit:
+def _soft_note(grey: np.ndarray, markers: Markers, geometry: SheetGeometry) -> str:
+    blur = blur_mm(grey, markers, geometry)
+    if blur <= WARN_BLUR_MM:
+        return ""
+    return f" the photo is soft (edges spread over {blur:.2f} mm): hold still and focus;"
+
+
+def _best_fit(grey: np.ndarray, fits: list[Fit], markers: Markers, source: str) -> Fit:
     """Without the QR code: the sheet whose printed outlines the photo fits best, clearly."""
     scored = sorted(
         ((grid.fit_score(grey, f.to_mm, f.candidate.geometry), f) for f in fits),
         key=lambda sf: -sf[0],
     )
     best_score, best = scored[0]
-    rivals = [
-        s
-        for s, f in scored[1:]
-        if f.candidate.geometry.elements != best.candidate.geometry.elements
-    ]
+    rivals = [s for s, f in scored[1:] if not _reads_alike(f.candidate, best.candidate)]
     clear = not rivals or best_score >= FIT_MARGIN * max(rivals[0], 0.0)
     if best_score < MIN_FIT_SCORE or not clear:
         raise NoSheet(
             f"{source}: found the markers but could not read the sheet's QR code (in the "
-            "right-hand column), and the printed grid does not say which sheet it is; make sure "
-            f"the QR code is in focus and free of glare, and {RETAKE}"
+            "right-hand column), and the printed grid does not say which sheet it is;"
+            f"{_soft_note(grey, markers, best.candidate.geometry)} make sure the QR code is in "
+            f"focus and free of glare, and {RETAKE}"
+        )
+    # Versions that put every square, tick box and S space in the same place read alike; the
+    # one whose whole line work (dice and S spaces, frames) fits best is named.
+    alike = [f for _, f in scored if _reads_alike(f.candidate, best.candidate)]
+    if len(alike) > 1:
+        every_line = (*grid.OUTLINED, *grid.ROUNDED)
+        best = max(
+            alike,
+            key=lambda f: grid.fit_score(grey, f.to_mm, f.candidate.geometry, every_line, True),
         )
     return best
+
+
+READ_KINDS = (Kind.SQUARE, Kind.TICK, Kind.ALLIES, Kind.QR)
+
+
+def _reads_alike(a: Candidate, b: Candidate) -> bool:
+    """Sheets whose read elements (and QR code) stand in the same places on the same paper."""
+    return a.paper is b.paper and all(
+        a.geometry.select(kind) == b.geometry.select(kind) for kind in READ_KINDS
+    )
 
 
 def _refuse_no_markers(grey: np.ndarray, source: str) -> None:
@@ -465,13 +488,12 @@ def _tag(text: str, source: str) -> SheetTag:
             f"{source}: the QR code names layout {tag.layout!r}, which this printgen does not "
             f"know (known: {', '.join(layout_names())}); update printgen or type the sheet in"
         )
-    versions = sorted({c.version for c in known_sheets() if c.layout == tag.layout})
+    versions = layout_versions(tag.layout)
     if tag.version not in versions:
-        known = ", ".join(str(v) for v in versions)
         raise ForeignSheet(
             f"{source}: the sheet was printed from layout {tag.layout!r} version {tag.version}, "
-            f"but this printgen reads version {known}; its squares may stand elsewhere, "
-            "so type the sheet in (or read it with the printgen that printed it)"
+            f"but this printgen reads versions {', '.join(map(str, versions))}; its squares may "
+            "stand elsewhere, so type the sheet in (or read it with the printgen that printed it)"
         )
     return tag
 

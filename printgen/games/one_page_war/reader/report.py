@@ -3,8 +3,6 @@ in comments), the unsure cells with their two likeliest readings, the score, and
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -12,12 +10,13 @@ from typing import Any
 import cv2
 import numpy as np
 
+from printgen.errors import OutputError
+from printgen.files import write_atomic
 from printgen.games.one_page_war.geometry import Kind, Side
 from printgen.games.one_page_war.layout import Layout
 from printgen.games.one_page_war.reader.cells import Reading, SheetReading
 from printgen.games.one_page_war.reader.errors import PlayerNamesError
 from printgen.games.one_page_war.reader.locate import PX_PER_MM, SheetIdentity
-from printgen.games.one_page_war.sheet import _toml_key, _toml_string
 from printgen.materials import ScoreReport
 
 EXIT_PROVISIONAL = 3
@@ -60,10 +59,6 @@ def describe(r: Reading, players: tuple[str, str]) -> str:
         f"{shown(r.value)} ({r.confidence:.0%}) or {shown(r.second)} ({r.second_confidence:.0%})"
     )
     return f"{where}: {reading}" + (f" — {r.why}" if r.why else "")
-
-
-def _toml_square(value: str) -> str:
-    return value if value.isdigit() else f'"{value}"'
 
 
 def sheet_mapping(
@@ -110,28 +105,32 @@ def sheet_toml(
     tag: SheetIdentity,
     players: tuple[str, str] | None = None,
 ) -> str:
+    """The reading as a typed-in sheet to check and score: `sheet_mapping`'s data, written by a
+    TOML writer so it parses back to exactly that mapping, with the unsure cells as comments."""
+    import tomlkit
+
+    from printgen.tomldoc import comment, with_comment
+
     named = players is not None
     players = players or players_for(mode)
-    lines = [
-        f"# Read from a photo of sheet {tag.shown_id} ({tag.paper.value}). Check the lines marked",
-        "# UNSURE, fix them if needed, then score this file with `printgen score`.",
-        "# The players' names are not read from the photo: rename them as you like."
-        if not named
-        else "# The players' names are as given to the reader, near edge first.",
-        'game = "one-page-war"',
-        f'layout = "{layout.name}"',
-        f'mode = "{"solo" if mode == "solo" else "duel"}"',
-        f"players = [{_toml_string(players[0])}, {_toml_string(players[1])}]",
-    ]
-    if tag.sheet_id is not None:
-        lines.append(f'id = "{tag.sheet_id}"')
-    else:
-        lines.append("# id: unread (the QR code could not be read)")
+    data = sheet_mapping(reading, layout, mode, tag, players)
+    document = tomlkit.document()
+    for line in (
+        f"Read from a photo of sheet {tag.shown_id} ({tag.paper.value}). Check the lines marked",
+        "UNSURE, fix them if needed, then score this file with `printgen score`.",
+        "The players' names are as given to the reader, near edge first."
+        if named
+        else "The players' names are not read from the photo: rename them as you like.",
+    ):
+        document.add(comment(line))
+    if tag.sheet_id is None:
+        document.add(comment("id: unread (the QR code could not be read)"))
     if mode == "team":
-        lines.insert(3, "# One sheet of a team game: add it to the team file's [[sheets]].")
+        document.add(comment("One sheet of a team game: add it to the team file's [[sheets]]."))
+    document.update({k: v for k, v in data.items() if k != "arenas"})
+    arenas = tomlkit.table(is_super_table=True)
     for a in layout.arenas:
-        lines.append("")
-        lines.append(f"[arenas.{a.name}]")
+        table = tomlkit.table()
         for side, player in zip((Side.FIRST, Side.SECOND), players, strict=True):
             cells = sorted(
                 (
@@ -141,31 +140,36 @@ def sheet_toml(
                 ),
                 key=lambda r: r.element.index,
             )
-            values = ", ".join(_toml_square(r.value) for r in cells)
             unsure = [
                 f"square {r.element.index + 1}: {shown(r.value)} or {shown(r.second)}"
                 for r in cells
                 if r.unsure
             ]
-            note = f"  # UNSURE {'; '.join(unsure)}" if unsure else ""
-            lines.append(f"{_toml_key(player)} = [{values}]{note}")
+            values = data["arenas"][a.name][player]
+            table[player] = (
+                with_comment(values, f"UNSURE {'; '.join(unsure)}") if unsure else values
+            )
         s_reads = [r for r in reading.allies if r.element.arena == a.name]
-        if any(r.value == "S" for r in s_reads):
-            note = "  # UNSURE" if any(r.unsure for r in s_reads) else ""
-            lines.append(f"allies = true{note}")
+        if data["arenas"][a.name].get("allies"):
+            unsure_s = any(r.unsure for r in s_reads)
+            table["allies"] = with_comment(True, "UNSURE") if unsure_s else True
         elif any(r.unsure for r in s_reads):
-            lines.append("# allies = true  # UNSURE: is there an S in this arena?")
+            table.add(comment("allies = true  # UNSURE: is there an S in this arena?"))
         ticks = [r for r in reading.ticks if r.element.arena == a.name]
         counts = {
             side: sum(1 for r in ticks if r.element.side is side and r.value == "ticked")
             for side in (Side.FIRST, Side.SECOND)
         }
         note = " UNSURE" if any(r.unsure for r in ticks) else ""
-        lines.append(
-            f"# tick boxes ticked:{note} {players[0]!r} side {counts[Side.FIRST]}, "
-            f"{players[1]!r} side {counts[Side.SECOND]} (of {a.ticks})"
+        table.add(
+            comment(
+                f"tick boxes ticked:{note} {players[0]!r} side {counts[Side.FIRST]}, "
+                f"{players[1]!r} side {counts[Side.SECOND]} (of {a.ticks})"
+            )
         )
-    return "\n".join(lines) + "\n"
+        arenas[a.name] = table
+    document["arenas"] = arenas
+    return tomlkit.dumps(document)
 
 
 @dataclass(frozen=True)
@@ -295,13 +299,5 @@ def annotate(rectified: np.ndarray, reading: SheetReading, path: Path) -> None:
         )
     ok, data = cv2.imencode(".png", image)
     if not ok:
-        raise OSError(f"cannot encode {path}")
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", suffix=".png")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data.tobytes())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        raise OutputError(f"{path}: cannot encode the picture as PNG")
+    write_atomic(Path(path), data.tobytes())
