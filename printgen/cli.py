@@ -370,6 +370,8 @@ def score(
         fail(str(error))
     if not files:
         fail(f"no .toml, .json, .jpg, .png or .webp files in {', '.join(map(str, paths))}")
+    if annotate is not None:
+        _check_annotate(annotate, files)
     photos = [f for f in files if _is_photo(f)]
     if team_file is not None or teams is not None or as_csv or len(photos) > 1:
         if len(photos) != len(files):
@@ -377,13 +379,9 @@ def score(
                 "--team, --teams, --csv and batches of photos take photos only; score "
                 "typed-in sheets on their own"
             )
-        if annotate is not None:
-            fail("--annotate draws one photo; give it one photo")
         from printgen.games.one_page_war.reader.batch_cli import score_photos
 
         sys.exit(score_photos(photos, partial, players, team_file, teams, as_json, as_csv))
-    if annotate is not None:
-        _check_annotate(annotate, files)
     names = _player_names(players) if players is not None else None
     outcomes: list[tuple[Path, ScoreReport | PrintgenError]] = []
     for path in files:
