@@ -64,7 +64,7 @@ def read(path: Path) -> Read:
     ink = Ink.of(rectified)
     layout = load_layout(located.tag.layout, located.tag.version)
     rules_mode = Mode.SOLO if located.tag.mode == "solo" else Mode.DUEL
-    sheet = read_sheet(ink, located.geometry, rectified, located.blur_mm)
+    sheet = read_sheet(ink, located.geometry, rectified, located.blur_at)
     _refuse_soft(sheet, located, str(path))
     reading = cross_check(sheet, layout, rules_mode)
     timings["read"] = time.perf_counter() - start

@@ -19,7 +19,7 @@ from printgen.games.one_page_war.reader.markers import Markers
 # confidently empty. So a square whose writing is h mm high is unsure under a blur over h / 10,
 # and a photo too soft for most of its squares is refused; a sheet with no writing is judged
 # for writing NOMINAL_GLYPH_MM high.
-SOFT_PER_HEIGHT = 0.1
+SOFT_PER_HEIGHT = 0.08
 NOMINAL_GLYPH_MM = 8.0
 SOFT_WHY = "the photo is too soft for writing this size"
 
@@ -65,6 +65,20 @@ def photo_blur_px(grey: np.ndarray) -> float:
             sigma = _step_sigma(patch)
             if sigma is not None:
                 sigmas.append(sigma)
+    return float(np.median(sigmas)) if sigmas else 0.0
+
+
+def blur_px(grey: np.ndarray, markers: Markers) -> float:
+    """How far edges are spread in the photo (pixels), from the markers' black-white edges: the
+    camera's blur, about the same across the frame (in mm it grows towards the far edge of a
+    tilted sheet, where a pixel spans more of it)."""
+    sigmas = []
+    for quad in markers.found.values():
+        x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 3
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 3
+        patch = grey[max(0, y0) : y1, max(0, x0) : x1].astype(np.float32)
+        if patch.size >= 64 and (sigma := _step_sigma(patch)) is not None:
+            sigmas.append(sigma)
     return float(np.median(sigmas)) if sigmas else 0.0
 
 

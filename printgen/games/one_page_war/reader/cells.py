@@ -4,6 +4,7 @@ likeliest readings."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import cv2
@@ -184,6 +185,10 @@ def glyph_mm(patch: np.ndarray) -> float | None:
     return float(rows[-1] - rows[0] + 1) / PX_PER_MM
 
 
+# A square whose significant ink stands this tall (mm) holds a mark: "empty" is no sure reading.
+MARK_MM = 3.0
+
+
 def read_square(ink: InkMap, e: Element, threshold: float, blur_mm: float = 0.0) -> Reading:
     patch = crop(ink, e, SQUARE_INSET_MM)
     ranked = _ranked(square_candidates(patch))
@@ -201,6 +206,8 @@ def read_square(ink: InkMap, e: Element, threshold: float, blur_mm: float = 0.0)
         reading = reading.doubt(f"only {p1:.0%} sure")
     if height is not None and too_soft(blur_mm, height):
         reading = reading.doubt(f"{SOFT_WHY} (blur {blur_mm:.2f} mm)")
+    if reading.value == "_" and not reading.unsure and height is not None and height >= MARK_MM:
+        reading = reading.doubt(f"read as empty, but ink {height:.0f} mm high is in it")
     return reading
 
 
@@ -297,10 +304,14 @@ def read_sheet(
     ink: InkMap,
     geometry: SheetGeometry,
     rectified: np.ndarray | None = None,
-    blur_mm: float = 0.0,
+    blur: Callable[[Element], float] | None = None,
 ) -> SheetReading:
+    """Every square, tick box and S space; `blur` gives the blur (mm) where an element stands."""
     threshold = digits.model().threshold
-    squares = tuple(read_square(ink, e, threshold, blur_mm) for e in geometry.select(Kind.SQUARE))
+    squares = tuple(
+        read_square(ink, e, threshold, blur(e) if blur else 0.0)
+        for e in geometry.select(Kind.SQUARE)
+    )
     ticks = tuple(read_ticks(ink, geometry.select(Kind.TICK)))
     allies = tuple(read_allies(ink, e, threshold) for e in geometry.select(Kind.ALLIES))
     sheet = SheetReading(squares, ticks, allies)

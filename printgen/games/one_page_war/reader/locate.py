@@ -21,6 +21,7 @@ import numpy as np
 from printgen.errors import LayoutError
 from printgen.games.one_page_war.geometry import (
     GAME_NAME,
+    Element,
     Kind,
     SheetGeometry,
     SheetTag,
@@ -31,6 +32,7 @@ from printgen.games.one_page_war.reader import grid
 from printgen.games.one_page_war.reader.blur import (
     BLURRED_PHOTO_PX,
     blur_mm,
+    blur_px,
     photo_blur_px,
     readable_blur_mm,
     too_soft,
@@ -140,6 +142,18 @@ class Located:
     blur_mm: float  # edge blur at the markers, as a Gaussian sigma in mm on the sheet
     markers: tuple[int, ...]  # the markers the homography rests on
     advice: tuple[str, ...]  # what to improve, when the photo is readable but not ideal
+    blur_px: float = 0.0  # the same blur in photo pixels
+
+    def blur_at(self, e: Element) -> float:
+        """The blur (Gaussian sigma, mm on the sheet) where element `e` stands: the photo's
+        blur in pixels over how many pixels a millimetre spans there."""
+        x, y = e.centre
+        unit = np.array([(x, y), (x + 1, y), (x, y + 1)], np.float64) * PX_PER_MM
+        photo = cv2.perspectiveTransform(unit.reshape(-1, 1, 2), np.linalg.inv(self.homography))
+        a, b, c = photo.reshape(3, 2)
+        (ux, uy), (vx, vy) = b - a, c - a
+        area = abs(float(ux * vy - uy * vx))
+        return self.blur_px / max(np.sqrt(area), 1e-6)
 
 
 @dataclass(frozen=True)
@@ -225,7 +239,7 @@ def locate(grey: np.ndarray, source: str) -> Located:
     else:
         fit = _best_fit(grey, fits, markers, source)
         c = fit.candidate
-        mode = grid.printed_mode(grey, fit.to_mm, c.layout, c.paper, c.version)
+        mode = _printed_mode(grey, fit, fits)
         if mode is None:
             raise NoSheet(
                 f"{source}: found the markers but could not read the sheet's QR code (in the "
@@ -249,6 +263,7 @@ def locate(grey: np.ndarray, source: str) -> Located:
     square_px = _smallest_square_px(h, geometry)
     _refuse_small(square_px, source)
     blur = blur_mm(grey, markers, geometry)
+    spread_px = blur_px(grey, markers)
     if blur > WARN_BLUR_MM:
         advice.append(f"the photo is a little soft (edges spread over {blur:.1f} mm): focus")
     if square_px < WARN_SQUARE_PX:
@@ -272,6 +287,7 @@ def locate(grey: np.ndarray, source: str) -> Located:
         blur,
         tuple(sorted(markers.found)),
         tuple(advice),
+        spread_px,
     )
 
 
@@ -364,6 +380,19 @@ def _best_fit(grey: np.ndarray, fits: list[Fit], markers: Markers, source: str) 
             key=lambda f: grid.fit_score(grey, f.to_mm, f.candidate.geometry, every_line, True),
         )
     return best
+
+
+def _printed_mode(grey: np.ndarray, fit: Fit, fits: list[Fit]) -> str | None:
+    """The mode from the printed text, as the chosen version prints it, else as another that
+    reads alike does (their text may differ); None when unclear, or when they disagree."""
+    alike = [fit] + [f for f in fits if f is not fit and _reads_alike(f.candidate, fit.candidate)]
+    told = set()
+    for f in alike:
+        c = f.candidate
+        mode = grid.printed_mode(grey, f.to_mm, c.layout, c.paper, c.version)
+        if mode is not None:
+            told.add(mode)
+    return told.pop() if len(told) == 1 else None
 
 
 READ_KINDS = (Kind.SQUARE, Kind.TICK, Kind.ALLIES, Kind.QR)
