@@ -570,27 +570,16 @@ class PrintRun:
             if sheet_id is not None and sheet_id in first_of:
                 earlier = first_of[sheet_id]
                 same = earlier.report is not None and earlier.report.mapping == report.mapping
+                status = "duplicate"
                 note = f"sheet {sheet_id} again (first {earlier.path}); " + (
                     "read the same, counted once"
                     if same
                     else "READ DIFFERENTLY: check which is right"
                 )
-                rows.append(
-                    RunRow(
-                        str(result.path),
-                        sheet_id,
-                        report.tag.mode,
-                        report.players,
-                        won,
-                        winner,
-                        "duplicate",
-                        note,
-                    )
-                )
-                continue
-            if sheet_id is not None:
-                first_of[sheet_id] = result
-            status = "provisional" if report.exit_code != EXIT_FINAL else "final"
+            else:
+                if sheet_id is not None:
+                    first_of[sheet_id] = result
+                status = "provisional" if report.exit_code != EXIT_FINAL else "final"
             rows.append(
                 RunRow(
                     str(result.path),
