@@ -628,7 +628,11 @@ class PrintRun:
             "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
             for row in table
         ]
-        notes = [f"{r.file}: {r.note}" for r in self.rows if r.status != "final" and r.note]
+        notes = [
+            r.note if r.note.startswith(r.file) else f"{r.file}: {r.note}"
+            for r in self.rows
+            if r.status != "final" and r.note
+        ]
         counts = self.counts()
         sheets = counts["final"] + counts["provisional"]
         lines += [
