@@ -10,7 +10,8 @@ interleaved with it (so a busy machine slows both alike):
 - `printgen score photo.jpg` on one synthetic 12 MP photo (tests/photo_corpus.py; target: at
   most 0.35 s);
 - and, once, `printgen build all` (every standalone material, A4).
-Prints medians (wall clock) and each command's peak memory (max resident set size).
+Prints medians of the wall-clock time, of the CPU time (user + system: what the process itself
+spent on a core, the steadier figure on a machine shared with others) and of the peak memory.
 """
 
 from __future__ import annotations
@@ -28,40 +29,51 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 PRINTGEN = str(Path(sys.executable).with_name("printgen"))
 
+Figures = tuple[float, float, float]  # wall seconds, CPU seconds, peak MiB
 
-def run_once(command: list[str]) -> tuple[float, float]:
-    """(seconds, peak MiB) of one run of `command`, output discarded; it must succeed."""
+# A player's Python keeps compiled modules (.pyc) after the first run. A shell that turned that
+# off (PYTHONDONTWRITEBYTECODE) would charge every run with compiling printgen's sources again,
+# which no player pays: the children run with Python's default, warmed up once.
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def run_once(command: list[str]) -> Figures:
+    """The figures of one run of `command`, output discarded; it must succeed."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=CHILD_ENV
+    )
     _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - start
+    wall = time.perf_counter() - start
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode not in (0, 3):  # 3: a provisional photo reading is still a reading
         raise SystemExit(f"{' '.join(command)} exited {process.returncode}")
-    return seconds, usage.ru_maxrss / 1024
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def side_by_side(commands: dict[str, list[str]], runs: int) -> dict[str, tuple[float, float]]:
-    """Median seconds and median peak MiB of each command, the commands taking turns."""
-    times: dict[str, list[float]] = {name: [] for name in commands}
-    peaks: dict[str, list[float]] = {name: [] for name in commands}
+def side_by_side(commands: dict[str, list[str]], runs: int) -> dict[str, Figures]:
+    """The median figures of each command, the commands taking turns."""
+    results: dict[str, list[Figures]] = {name: [] for name in commands}
     for command in commands.values():  # one warm-up each: the page cache, .pyc files
         run_once(command)
     for _ in range(runs):
         for name, command in commands.items():
-            seconds, peak = run_once(command)
-            times[name].append(seconds)
-            peaks[name].append(peak)
-    return {n: (statistics.median(times[n]), statistics.median(peaks[n])) for n in commands}
-
-
-def report(label: str, figures: tuple[float, float], floor: tuple[float, float] | None) -> None:
-    seconds, peak = figures
-    line = f"{label:<34} {seconds * 1000:6.0f} ms {peak:5.0f} MiB"
-    if floor is not None:
-        line += (
-            f"   {seconds / floor[0]:4.1f}x the floor's time, {peak / floor[1]:3.1f}x its memory"
+            results[name].append(run_once(command))
+    return {
+        name: (
+            statistics.median(r[0] for r in figures),
+            statistics.median(r[1] for r in figures),
+            statistics.median(r[2] for r in figures),
         )
+        for name, figures in results.items()
+    }
+
+
+def report(label: str, figures: Figures, floor: Figures | None = None) -> None:
+    wall, cpu, peak = figures
+    line = f"{label:<34} {wall * 1000:5.0f} ms wall {cpu * 1000:5.0f} ms CPU {peak:5.0f} MiB"
+    if floor is not None:
+        line += f"   floor x {wall / floor[0]:.1f} wall, x {cpu / floor[1]:.1f} CPU"
     print(line, flush=True)
 
 
@@ -85,44 +97,34 @@ def main() -> None:
     print(f"medians of {args.runs} runs; load average {os.getloadavg()[0]:.2f} at the start")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
+        floor_card = [sys.executable, str(HERE / "floor_war_card.py"), str(out / "floor.pdf")]
         card = side_by_side(
-            {
-                "printgen build war-card": [PRINTGEN, "build", "war-card", "--out", tmp],
-                "floor (bare ReportLab)": [
-                    sys.executable,
-                    str(HERE / "floor_war_card.py"),
-                    str(out / "floor.pdf"),
-                ],
-            },
-            args.runs,
+            {"floor": floor_card, "card": [PRINTGEN, "build", "war-card", "--out", tmp]}, args.runs
         )
-        report("floor (bare ReportLab)", card["floor (bare ReportLab)"], None)
-        report(
-            "printgen build war-card",
-            card["printgen build war-card"],
-            card["floor (bare ReportLab)"],
-        )
+        report("floor (bare ReportLab)", card["floor"])
+        report("printgen build war-card", card["card"], card["floor"])
 
         quick = side_by_side(
             {
-                "python -c pass": [sys.executable, "-c", "pass"],
-                "printgen --help": [PRINTGEN, "--help"],
-                "printgen list": [PRINTGEN, "list"],
+                "pass": [sys.executable, "-c", "pass"],
+                "help": [PRINTGEN, "--help"],
+                "list": [PRINTGEN, "list"],
             },
             args.runs,
         )
-        report("python -c pass", quick["python -c pass"], None)
-        for name in ("printgen --help", "printgen list"):
-            report(name, quick[name], quick["python -c pass"])
+        report("python -c pass", quick["pass"])
+        report("printgen --help", quick["help"], quick["pass"])
+        report("printgen list", quick["list"], quick["pass"])
 
         if not args.no_photo:
             photo = make_photo(out)
             scored = side_by_side({"score": [PRINTGEN, "score", str(photo)]}, args.runs)
-            report("printgen score photo.jpg (12 MP)", scored["score"], None)
+            report("printgen score photo.jpg (12 MP)", scored["score"])
 
         everything = side_by_side({"all": [PRINTGEN, "build", "all", "--out", tmp]}, 1)
         count = len(list(out.glob("*-a4.pdf")))
-        report(f"printgen build all ({count} PDFs, once)", everything["all"], None)
+        report(f"printgen build all ({count} PDFs, once)", everything["all"])
+    print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 
 if __name__ == "__main__":

@@ -147,8 +147,13 @@ def _complete_game(
     type=click.Path(dir_okay=False, path_type=Path),
     help="(card) The rules-text source to print, a Markdown file in seeds/.",
 )
-@click.option("--panels", type=int, help="(card) Number of accordion panels.")
-@click.option("--large-print", is_flag=True, help="(cards) Taller panels, body text 11 pt or more.")
+@click.option("--panels", type=int, help="(cards) Number of panels (even for --fold double).")
+@click.option(
+    "--fold",
+    type=click.Choice(["accordion", "double"]),
+    help="(cards) One row of panels, or two folded in half; default: the smaller that fits.",
+)
+@click.option("--large-print", is_flag=True, help="(cards) Larger panels, body text 11 pt or more.")
 @click.option(
     "--copies",
     type=int,
@@ -175,6 +180,7 @@ def build(
     out: Path,
     rules: Path | None,
     panels: int | None,
+    fold: str | None,
     large_print: bool,
     copies: int,
     pairs: int,
@@ -186,7 +192,7 @@ def build(
     \b
     Examples:
       printgen build war-card --paper letter
-      printgen build card --rules seeds/war.md --panels 4 --large-print
+      printgen build card --rules seeds/war.md --fold double --large-print
       printgen build one-page-war --copies 40
     """
     known = {m.name: m for m in all_materials()}
@@ -203,6 +209,7 @@ def build(
         rules=rules,
         panels=panels,
         large_print=large_print,
+        fold=fold,
         copies=copies,
         pairs=pairs,
         layout=layout,
@@ -479,7 +486,8 @@ def serve(port: int, lan: bool) -> None:
     from printgen.web.serve import serve as start
 
     try:
-        start(port=port, lan=lan, echo=echo)
+        # click.echo, not the escaping echo: the QR code is drawn with terminal colours.
+        start(port=port, lan=lan, echo=click.echo)
     except PrintgenError as error:
         fail(str(error))
 
