@@ -113,6 +113,19 @@ def test_a_team_pack_from_photos_agrees_with_the_typed_in_referee(
     else:
         assert result.exit_code == 0
         assert data["score"] == typed.to_json()
+    # A person checks the unsure cells (here: from what was written) and scores the team game
+    # as read: the team referee's result is the typed-in one.
+    checked = json.loads(json.dumps(data["team_game"]))
+    for sheet, (_, truth, _) in zip(checked["sheets"], pack, strict=True):
+        for arena, table in sheet["arenas"].items():
+            for side, player in zip(("first", "second"), sheet["players"], strict=True):
+                values = [truth[("square", arena, side, i)] for i in range(len(table[player]))]
+                table[player] = [int(v) if v.isdigit() else v for v in values]
+            allies = truth[("allies", arena, None, 0)] == "S"
+            table.pop("allies", None)
+            if allies:
+                table["allies"] = True
+    assert score(checked, "checked", ScoreOptions()).to_json() == typed.to_json()
     text = runner.invoke(cli, ["score", "--teams", "Ann,Cid vs Ben,Dee", *photos]).stdout
     assert "Sheet 1" in text and "Sheet 2" in text and "Team result:" in text
 
