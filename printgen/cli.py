@@ -35,7 +35,7 @@ from printgen.materials import (
 from printgen.paths import OUTPUT_DIR
 from printgen.render.units import Paper
 
-IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png"})
+IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif"})
 SHEET_SUFFIXES = frozenset({".toml", ".json"})
 
 
@@ -341,19 +341,54 @@ def layout(game: str, layout_name: str, paper: str, as_json: bool) -> None:
     type=click.Path(path_type=Path),
     help="(one photo) Write the rectified sheet with each reading drawn on it to this PNG.",
 )
-def score(paths: tuple[Path, ...], as_json: bool, partial: bool, annotate: Path | None) -> None:
-    """Score typed-in sheets (TOML or JSON) or photos of sheets (JPEG, PNG); `-` reads a
+@click.option(
+    "--players",
+    help='(photos) The players\' names, near edge first: "Ann,Ben" (a solo sheet: "Ann"), '
+    "instead of First and Second.",
+)
+@click.option(
+    "--team",
+    "team_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="(photos) Score the photos of a team pack's sheets as one team game; the TOML file "
+    "names the teams and, optionally, who sat at which sheet id.",
+)
+@click.option(
+    "--teams",
+    help='(photos) The same with the teams given here: "Ann,Cid vs Ben,Dee" (the first team '
+    "at the near edge; sheet k of the pack is each team's k-th player).",
+)
+@click.option(
+    "--csv",
+    "as_csv",
+    is_flag=True,
+    help="(photos) Print the print run's summary (one row per sheet) as CSV.",
+)
+def score(
+    paths: tuple[Path, ...],
+    as_json: bool,
+    partial: bool,
+    annotate: Path | None,
+    players: str | None,
+    team_file: Path | None,
+    teams: str | None,
+    as_csv: bool,
+) -> None:
+    """Score typed-in sheets (TOML or JSON) or photos of sheets (JPEG, PNG, WebP); `-` reads a
     typed-in sheet from standard input.
 
     The file's `game` key picks the referee. Several files, or a folder, are each scored, with a
-    summary line (or an error) per file. Exit codes: 0 final, 1 bad input (in any of the files),
-    3 provisional (unsure cells or --partial).
+    summary line (or an error) per file; several photos alone give a print run's summary, one
+    row per sheet, read on every core. Exit codes: 0 final, 1 bad input (in any of the files;
+    a refused photo), 3 provisional (unsure cells or --partial).
 
     \b
     Examples:
       printgen score duel.toml
       printgen score --json results/
-      printgen score photo.jpg --annotate checked.png
+      printgen score photo.jpg --annotate checked.png --players "Ann,Ben"
+      printgen score photos/ --csv > run.csv
+      printgen score --teams "Ann,Cid vs Ben,Dee" sheet1.jpg sheet2.jpg
       cat duel.toml | printgen score -
     """
     try:
@@ -361,13 +396,24 @@ def score(paths: tuple[Path, ...], as_json: bool, partial: bool, annotate: Path 
     except InputError as error:
         fail(str(error))
     if not files:
-        fail(f"no .toml, .json, .jpg or .png files in {', '.join(map(str, paths))}")
+        fail(f"no .toml, .json, .jpg, .png or .webp files in {', '.join(map(str, paths))}")
     if annotate is not None:
         _check_annotate(annotate, files)
+    photos = [f for f in files if _is_photo(f)]
+    if team_file is not None or teams is not None or as_csv or len(photos) > 1:
+        if len(photos) != len(files):
+            fail(
+                "--team, --teams, --csv and batches of photos take photos only; score "
+                "typed-in sheets on their own"
+            )
+        from printgen.games.one_page_war.reader.batch_cli import score_photos
+
+        sys.exit(score_photos(photos, partial, players, team_file, teams, as_json, as_csv))
+    names = _player_names(players) if players is not None else None
     outcomes: list[tuple[Path, ScoreReport | PrintgenError]] = []
     for path in files:
         try:
-            outcomes.append((path, _score_file(path, partial, annotate)))
+            outcomes.append((path, _score_file(path, partial, annotate, names)))
         except PrintgenError as error:
             outcomes.append((path, error))
     if as_json:
@@ -395,7 +441,7 @@ def _expand(paths: tuple[Path, ...]) -> list[Path]:
 def _check_annotate(annotate: Path, files: list[Path]) -> None:
     if len(files) > 1:
         fail(f"--annotate draws one photo, but {len(files)} files were given")
-    if files[0].suffix.lower() not in IMAGE_SUFFIXES:
+    if not _is_photo(files[0]):
         fail(f"--annotate applies to photos only; {files[0]} is a typed-in sheet")
     try:
         check_output(annotate, inputs=files)
@@ -403,13 +449,16 @@ def _check_annotate(annotate: Path, files: list[Path]) -> None:
         fail(f"--annotate {error}")
 
 
-def _score_file(path: Path, partial: bool, annotate: Path | None) -> ScoreReport:
+def _score_file(
+    path: Path, partial: bool, annotate: Path | None, players: tuple[str, ...] | None = None
+) -> ScoreReport:
     # Imported here: `printgen --help` and `printgen build` need no parser of sheets.
     from printgen.scoring import load_document, read_photo, score_document
 
-    if path != STDIN and path.suffix.lower() in IMAGE_SUFFIXES:
+    if _is_photo(path):
         check_regular_file(path)
-        return read_photo(path, PhotoOptions(annotate=annotate, partial=partial))
+        options = PhotoOptions(annotate=annotate, partial=partial, players=players)
+        return read_photo(path, options)
     return score_document(load_document(path), input_name(path), partial)
 
 
@@ -461,6 +510,30 @@ def serve(port: int, lan: bool) -> None:
         start(port=port, lan=lan, echo=click.echo)
     except PrintgenError as error:
         fail(str(error))
+
+
+def _is_photo(path: Path) -> bool:
+    """A photo by its name, or an image or PDF whatever its name (the photo reader then says
+    what it is and what it takes)."""
+    if path == STDIN:
+        return False
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        return True
+    if path.suffix.lower() in SHEET_SUFFIXES:
+        return False
+    from printgen.games.one_page_war.reader.photo import file_kind
+
+    return file_kind(path) is not None
+
+
+def _player_names(text: str) -> tuple[str, ...]:
+    from printgen.games.one_page_war.reader.batch import player_names
+
+    try:
+        return player_names(text)
+    except PrintgenError as error:
+        fail(str(error))
+        raise  # not reached: fail() exits
 
 
 def main() -> None:

@@ -102,6 +102,8 @@ class ScoreOptions:
 class PhotoOptions:
     annotate: Path | None = None
     partial: bool = False
+    # The players' names, near edge first (`--players`); None: placeholders.
+    players: tuple[str, ...] | None = None
 
 
 PhotoReader = Callable[[Path, PhotoOptions], ScoreReport]

@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 
 from printgen.cli import cli
 from printgen.games.one.engine import Board, Point, Position
-from printgen.games.one_page_war.geometry import Kind, SheetTag, sheet_geometry
+from printgen.games.one_page_war.geometry import Kind, sheet_geometry
 from printgen.games.one_page_war.layout import load_layout
 from printgen.games.one_page_war.reader.cells import Reading, SheetReading
+from printgen.games.one_page_war.reader.locate import SheetIdentity
 from printgen.games.one_page_war.reader.report import sheet_mapping, sheet_toml
 from printgen.games.one_page_war.sheet import Sheet, parse_sheet
 from printgen.render.units import Paper
@@ -285,7 +286,7 @@ def test_the_sheet_read_from_a_photo_as_toml_reads_back(
     )
     allies = tuple(Reading(e, "S", 0.6, "empty", 0.4, True) for e in GEOMETRY.select(Kind.ALLIES))
     reading = SheetReading(squares, ticks, allies)
-    tag = SheetTag("standard", LAYOUT.version, Paper.A4, sheet_id)
+    tag = SheetIdentity("standard", LAYOUT.version, Paper.A4, mode, sheet_id)
     text = sheet_toml(reading, LAYOUT, mode, tag)
     assert tomllib.loads(text) == sheet_mapping(reading, LAYOUT, mode, tag)
 
