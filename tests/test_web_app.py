@@ -1047,12 +1047,12 @@ def test_a_team_packs_sheets_are_combined_into_the_team_result(
     client: FlaskClient, reader: FakeReader
 ) -> None:
     """Item 18: near sides are team 1, far sides team 2, as the pack seats them."""
-    reader.sheet_id = "T-0C1D-0001"
     team = example(EXAMPLES / "one-page-war" / "team.toml")
-    sheets = iter(team["sheets"])
+    sheets = iter(enumerate(team["sheets"], start=1))
 
     def next_sheet(path: Path, options: Any) -> Any:
-        sheet = next(sheets)
+        k, sheet = next(sheets)
+        reader.sheet_id = f"T-0C1D-{k:04d}"  # each sheet of the pack has its own id
         reader.sheet = as_read(DUEL) | {"arenas": {
             name: {"First": t[sheet["players"][0]], "Second": t[sheet["players"][1]]}
             for name, t in sheet["arenas"].items()
