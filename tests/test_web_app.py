@@ -1083,10 +1083,10 @@ def test_team_sheets_of_different_packs_are_not_combined(
 
 
 def team_client(
-    ids: list[str | None], unsure_first: list[dict[str, Any]] | None = None
+    ids: list[str | None], unsure_first: list[dict[str, Any]] | None = None, **options: Any
 ) -> FlaskClient:
-    """An app whose reader reads the example team game's sheets in turn, each with its id from
-    `ids`; the first sheet with `unsure_first` unsure."""
+    """An app (made with `options`) whose reader reads the example team game's sheets in turn,
+    each with its id from `ids`; the first sheet with `unsure_first` unsure."""
     team = example(EXAMPLES / "one-page-war" / "team.toml")
     sheets = iter(zip(ids, team["sheets"], strict=True))
 
@@ -1097,17 +1097,17 @@ def team_client(
             for name, t in sheet["arenas"].items()
         }
         unsure_cells = (unsure_first or []) if sheet is team["sheets"][0] else []
-        reader = FakeReader(as_read(DUEL) | {"arenas": arenas}, unsure_cells, sheet_id)  # type: ignore[arg-type]
+        reader = FakeReader(as_read(DUEL) | {"arenas": arenas}, unsure_cells, sheet_id)
         return reader(path, options)
 
-    return create_app(photo_reader=read).test_client()
+    return create_app(photo_reader=read, **options).test_client()
 
 
 def member_links(page: str) -> list[str]:
     return re.findall(r'href="(/results/[^"/]+)">Result', page)
 
 
-def test_the_team_result_is_made_from_each_sheet_as_corrected(client: FlaskClient) -> None:
+def test_the_team_result_is_made_from_each_sheet_as_corrected() -> None:
     """Sheet 1's Land as read: the far side's 2 2 2 6, its third square unsure (2 or 3). With a
     3 there, the near side's pair of 3s wins Land, and Team 1 the game, 5 arenas to 4."""
     ids = ["T-0C1D-0001", "T-0C1D-0002"]
@@ -1126,7 +1126,7 @@ def test_the_team_result_is_made_from_each_sheet_as_corrected(client: FlaskClien
     assert text_of(again, "status") == "Final result."
 
 
-def test_the_team_game_names_the_players_by_their_sheets(client: FlaskClient) -> None:
+def test_the_team_game_names_the_players_by_their_sheets() -> None:
     """No names given: by side and sheet. The same names for every photo of the upload: told
     apart by their sheet. Renamed on a sheet's page: those names."""
     plain = team_client(["T-0C1D-0001", "T-0C1D-0002"])
@@ -1171,7 +1171,7 @@ def test_the_team_game_names_the_players_by_their_sheets(client: FlaskClient) ->
     ids=["twice", "missing", "unread"],
 )  # fmt: skip
 def test_what_keeps_a_team_packs_photos_from_one_game_is_named(
-    client: FlaskClient, ids: list[str | None], said: str
+    ids: list[str | None], said: str
 ) -> None:
     team = team_client(ids)
     page = scored(team, post_photos(team, ["t1.jpg", "t2.jpg"])).text
@@ -1180,7 +1180,7 @@ def test_what_keeps_a_team_packs_photos_from_one_game_is_named(
     assert len(member_links(page)) == 2  # each sheet still scored on its own
 
 
-def test_a_team_game_with_a_photo_refused_names_it(client: FlaskClient) -> None:
+def test_a_team_game_with_a_photo_refused_names_it() -> None:
     team = team_client(["T-0C1D-0001"])
     files = [(io.BytesIO(jpeg()), "t1.jpg"), (io.BytesIO(b"no image"), "notes.jpg")]
     response = team.post("/photo", data={"photos": files}, content_type="multipart/form-data")
@@ -1188,6 +1188,17 @@ def test_a_team_game_with_a_photo_refused_names_it(client: FlaskClient) -> None:
     assert text_of(page, "team-problem") == (
         "The sheets cannot be scored together yet: 1 photo could not be read, and a team game "
         "needs every sheet: notes.jpg"
+    )
+
+
+def test_a_team_game_whose_sheet_is_no_longer_kept_says_so() -> None:
+    team = team_client(["T-0C1D-0001", "T-0C1D-0002"], max_results=3)
+    batch = scored(team, post_photos(team, ["t1.jpg", "t2.jpg"]))
+    scored(team, team.post("/type", data={"text": DUEL.read_text()}))  # the first sheet goes
+    page = team.get(result_url(batch)).text
+    assert text_of(page, "team-problem") == (
+        "The sheets cannot be scored together yet: a sheet of this game is no longer kept (the "
+        "server keeps the night's latest results); send the photos again"
     )
 
 
