@@ -323,9 +323,8 @@ class SheetRead:
 
     source: str  # the photo, as messages name it (its path; on the web, its file name)
     sheet_id: str | None  # None: its QR code was not read
-    sheet: Mapping[
-        str, Any
-    ]  # the duel sheet as typed in: layout, players (near edge first), arenas
+    # The duel sheet in the typed-in format: layout, players (near edge first), arenas.
+    sheet: Mapping[str, Any]
     to_confirm: int = 0  # cells read but not yet checked by a person: provisional while any
     report: PhotoReport | None = None  # the reading, when just made: its advice and unsure cells
 
@@ -470,6 +469,8 @@ def team_from_sheets(
         raise TeamSheetsError(
             f"{photos} could not be read, and a team game needs every sheet: {', '.join(refused)}"
         )
+    if not sheets:
+        raise TeamSheetsError("no sheet was read, and a team game needs every sheet of its pack")
     found: dict[str, SheetRead] = {}
     for read in sheets:
         if read.sheet_id is None:
