@@ -11,18 +11,23 @@ import shutil
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from printgen.cli import cli
+from printgen.errors import PrintgenError
 from printgen.games.one_page_war.reader.batch import (
     PhotoResult,
     PrintRun,
     Seating,
+    SheetRead,
+    pack_size,
     player_names,
     read_photos,
+    team_from_sheets,
     team_result,
 )
 from printgen.games.one_page_war.reader.errors import (
@@ -302,3 +307,148 @@ def test_photos_are_read_on_every_core_in_order(pack: list[tuple[Path, dict, str
     results = read_photos(paths, PhotoOptions(), lambda done, total, _: seen.append(done), 2)
     assert [r.path for r in results] == paths and seen == [1, 2]
     assert [r.report.tag.sheet_id for r in results if r.report] == [pack[1][2], pack[0][2]]
+
+
+# --- the one team combination, for sheets as read or as corrected (CLI and web) ------------
+
+TEAM_EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "one-page-war" / "team.toml"
+
+
+def _example_team() -> dict:
+    return tomllib.loads(TEAM_EXAMPLE.read_text("utf-8"))
+
+
+def _as_read(k: int, sheet_id: str | None, players: tuple[str, str] = ("First", "Second"),
+             to_confirm: int = 0, source: str | None = None) -> SheetRead:  # fmt: skip
+    """Sheet k of the example team game as a photo of it reads: sides named `players`."""
+    sheet = _example_team()["sheets"][k - 1]
+    renamed = dict(zip(sheet["players"], players, strict=True))
+    arenas = {
+        name: {renamed.get(key, key): value for key, value in table.items()}
+        for name, table in sheet["arenas"].items()
+    }
+    mapping = {"game": "one-page-war", "layout": "standard", "mode": "duel",
+               "players": list(players), "arenas": arenas}  # fmt: skip
+    return SheetRead(source or f"sheet-{k}.jpg", sheet_id, mapping, to_confirm)
+
+
+def _pack_id(pairs: int, k: int, paper: Paper = Paper.A4, batch: str = "") -> str:
+    """The id printgen prints on sheet k of the first pack of a team pack of `pairs`."""
+    from printgen.games.one_page_war.layout import load_layout
+    from printgen.games.one_page_war.sheets import SheetSpec, team_pages
+
+    pages = team_pages(load_layout("standard"), paper, pairs, batch=batch)
+    return [p.sheet_id for p in pages if isinstance(p, SheetSpec)][k - 1]
+
+
+def test_sheets_as_read_combine_as_the_typed_in_team_game_does() -> None:
+    """The sheets in any order; the seating renames each side as read to who sat there."""
+    ids = [_pack_id(2, 1), _pack_id(2, 2)]
+    seating = Seating.from_mapping({"teams": _example_team()["teams"]}, "team.toml")
+    result = team_from_sheets([_as_read(2, ids[1]), _as_read(1, ids[0])], seating)
+    typed = score(_example_team(), "typed", ScoreOptions())
+    assert result.score is not None and result.score.to_json() == typed.to_json()
+    assert [(s.sheet_id, s.players) for s in result.sheets] == [
+        (ids[0], ("Ann", "Ben")),
+        (ids[1], ("Cid", "Dee")),
+    ]
+    assert result.exit_code == 0 and result.mapping["teams"] == {
+        "North": ["Ann", "Cid"],
+        "South": ["Ben", "Dee"],
+    }
+
+
+def test_without_a_seating_the_pack_seats_near_sides_as_team_1_by_their_sheets_names() -> None:
+    ids = [_pack_id(2, 1), _pack_id(2, 2)]
+    placeholders = team_from_sheets([_as_read(1, ids[0]), _as_read(2, ids[1])], None)
+    assert placeholders.mapping["teams"] == {
+        "Team 1": ["First 1", "First 2"],
+        "Team 2": ["Second 1", "Second 2"],
+    }
+    assert placeholders.score is not None and placeholders.score.summary() == (
+        "team Team 2 wins: arenas Team 1 4, Team 2 5"
+    )
+    # Names a person gave are kept; one given on two sheets is told apart by its sheet.
+    named = team_from_sheets(
+        [_as_read(1, ids[0], ("Ann", "Ben")), _as_read(2, ids[1], ("Ann", "Dee"))], None
+    )
+    assert [s.players for s in named.sheets] == [("Ann 1", "Ben"), ("Ann 2", "Dee")]
+    assert named.mapping["sheets"][1]["arenas"]["Land"] == {
+        "Ann 2": [1, 1, 4, 5],
+        "Dee": [6, 6, 2, 2],
+    }
+
+
+def test_a_corrected_sheet_counts_and_cells_to_confirm_keep_it_provisional() -> None:
+    ids = [_pack_id(2, 1), _pack_id(2, 2)]
+    first = _as_read(1, ids[0], to_confirm=2)
+    result = team_from_sheets([first, _as_read(2, ids[1])], None, partial=True)
+    assert result.to_confirm == 2 and result.exit_code == 3
+    assert result.to_json()["provisional"] is True
+    assert "Sheet " + ids[0] in result.to_text() and "2 cell(s) to confirm" in result.to_text()
+    # Land as read on sheet 1: the far side's 2 2 2 6. Corrected to 2 2 3 6, Ann's pair of 3s
+    # wins Land, and with it the team game.
+    corrected = dict(first.sheet)
+    corrected["arenas"] = {**first.sheet["arenas"], "Land": {"First": [3, 3, 5, 4],
+                                                            "Second": [2, 2, 3, 6]}}  # fmt: skip
+    fixed = team_from_sheets(
+        [SheetRead(first.source, ids[0], corrected, 0), _as_read(2, ids[1])], None
+    )
+    assert fixed.exit_code == 0 and fixed.score is not None
+    assert fixed.score.summary() == "team Team 1 wins: arenas Team 1 5, Team 2 4"
+
+
+def test_a_cell_still_another_mark_is_the_reason_while_unsure_and_an_error_once_confirmed() -> None:
+    ids = [_pack_id(2, 1), _pack_id(2, 2)]
+    first = _as_read(1, ids[0], to_confirm=1)
+    first.sheet["arenas"]["Air"]["First"][1] = "?"
+    unsure = team_from_sheets([first, _as_read(2, ids[1])], None)
+    assert unsure.score is None and "sheet 1, arena Air" in (unsure.score_problem or "")
+    confirmed = SheetRead(first.source, ids[0], first.sheet, 0)
+    with pytest.raises(PrintgenError, match="sheet 1, arena Air, First 1's square 2"):
+        team_from_sheets([confirmed, _as_read(2, ids[1])], None)
+
+
+@pytest.mark.parametrize(
+    ("reads", "said"),
+    [
+        (lambda i: [_as_read(1, i(2, 1)), _as_read(2, i(2, 1), source="again.jpg")],
+         r"sheet T-\w{4}-0001 is photographed twice \(sheet-1.jpg and again.jpg\)"),
+        (lambda i: [_as_read(1, i(2, 1)), _as_read(2, None)],
+         r"sheet-2.jpg: its QR code could not be read"),
+        # A pack of three, as its ids say: the third sheet is named though no one said how
+        # many played.
+        (lambda i: [_as_read(1, i(3, 1)), _as_read(2, i(3, 2))],
+         r"no photo of sheet T-\w{4}-0003 \(a team of 3 plays 3 sheets"),
+        (lambda i: [_as_read(1, i(2, 1)), _as_read(2, i(3, 2))],
+         r"sheet T-\w{4}-0002 \(sheet-2.jpg\) is one of a pack of 3 sheets"),
+        (lambda i: [_as_read(1, i(2, 1)), _as_read(2, "D-1234-0002")],
+         r"D-1234-0002 is no team pack sheet"),
+    ],
+    ids=["twice", "unread", "missing", "another-size", "not-a-team-sheet"],
+)  # fmt: skip
+def test_sheets_that_are_not_one_pack_are_named(reads: Any, said: str) -> None:
+    with pytest.raises(TeamSheetsError, match=said):
+        team_from_sheets(reads(_pack_id), None)
+
+
+def test_a_refused_photo_is_named_for_a_team_game() -> None:
+    sheets = [_as_read(1, _pack_id(2, 1))]
+    with pytest.raises(TeamSheetsError, match="1 photo could not be read.*: notes.jpg"):
+        team_from_sheets(sheets, None, refused=["notes.jpg"])
+
+
+def test_teams_of_another_size_than_the_pack_printed_are_named() -> None:
+    ids = [_pack_id(3, 1), _pack_id(3, 2)]
+    seating = Seating.from_text("Ann,Cid vs Ben,Dee")
+    with pytest.raises(TeamSheetsError, match="--teams seats 2 pairs: name 3 players a team"):
+        team_from_sheets([_as_read(1, ids[0]), _as_read(2, ids[1])], seating)
+
+
+@pytest.mark.parametrize("paper", list(Paper))
+def test_a_team_packs_size_is_read_from_its_ids(paper: Paper) -> None:
+    for pairs in range(2, 7):
+        assert pack_size(_pack_id(pairs, pairs, paper), "standard") == pairs
+    # A named print run's ids say nothing of its size: the sheets given decide.
+    assert pack_size(_pack_id(3, 1, paper, batch="club"), "standard") is None
+    assert pack_size("D-1234-0001", "standard") is None

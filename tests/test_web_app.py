@@ -1047,12 +1047,12 @@ def test_a_team_packs_sheets_are_combined_into_the_team_result(
     client: FlaskClient, reader: FakeReader
 ) -> None:
     """Item 18: near sides are team 1, far sides team 2, as the pack seats them."""
-    reader.sheet_id = "T-0C1D-0001"
     team = example(EXAMPLES / "one-page-war" / "team.toml")
-    sheets = iter(team["sheets"])
+    sheets = iter(enumerate(team["sheets"], start=1))
 
     def next_sheet(path: Path, options: Any) -> Any:
-        sheet = next(sheets)
+        k, sheet = next(sheets)
+        reader.sheet_id = f"T-0C1D-{k:04d}"  # each sheet of the pack has its own id
         reader.sheet = as_read(DUEL) | {"arenas": {
             name: {"First": t[sheet["players"][0]], "Second": t[sheet["players"][1]]}
             for name, t in sheet["arenas"].items()
@@ -1080,6 +1080,126 @@ def test_team_sheets_of_different_packs_are_not_combined(
     test_client = create_app(photo_reader=reading).test_client()
     page = scored(test_client, post_photos(test_client, ["t1.jpg", "t2.jpg"])).text
     assert "The team game" not in page
+
+
+def team_client(
+    ids: list[str | None], unsure_first: list[dict[str, Any]] | None = None, **options: Any
+) -> FlaskClient:
+    """An app (made with `options`) whose reader reads the example team game's sheets in turn,
+    each with its id from `ids`; the first sheet with `unsure_first` unsure."""
+    team = example(EXAMPLES / "one-page-war" / "team.toml")
+    sheets = iter(zip(ids, team["sheets"], strict=True))
+
+    def read(path: Path, options: Any) -> Any:
+        sheet_id, sheet = next(sheets)
+        arenas = {
+            name: {"First": t[sheet["players"][0]], "Second": t[sheet["players"][1]]}
+            for name, t in sheet["arenas"].items()
+        }
+        unsure_cells = (unsure_first or []) if sheet is team["sheets"][0] else []
+        reader = FakeReader(as_read(DUEL) | {"arenas": arenas}, unsure_cells, sheet_id)
+        return reader(path, options)
+
+    return create_app(photo_reader=read, **options).test_client()
+
+
+def member_links(page: str) -> list[str]:
+    return re.findall(r'href="(/results/[^"/]+)">Result', page)
+
+
+def test_the_team_result_is_made_from_each_sheet_as_corrected() -> None:
+    """Sheet 1's Land as read: the far side's 2 2 2 6, its third square unsure (2 or 3). With a
+    3 there, the near side's pair of 3s wins Land, and Team 1 the game, 5 arenas to 4."""
+    ids = ["T-0C1D-0001", "T-0C1D-0002"]
+    team = team_client(ids, [unsure("Land", "Second", 3, "2", "3")])
+    batch = scored(team, post_photos(team, ["t1.jpg", "t2.jpg"]))
+    assert text_of(batch.text, "winner") == "Team 2"
+    assert (
+        text_of(batch.text, "status")
+        == "Final result, once 1 cell read from the photo is confirmed."
+    )
+    first = team.get(member_links(batch.text)[0])
+    scored(team, correct(team, first, pick="square|Land|1|3=3"))
+    again = team.get(result_url(batch)).text
+    assert text_of(again, "winner") == "Team 1"
+    assert text_of(again, "summary") == "team Team 1 wins: arenas Team 1 5, Team 2 4"
+    assert text_of(again, "status") == "Final result."
+
+
+def test_the_team_game_names_the_players_by_their_sheets() -> None:
+    """No names given: by side and sheet. The same names for every photo of the upload: told
+    apart by their sheet. Renamed on a sheet's page: those names."""
+    plain = team_client(["T-0C1D-0001", "T-0C1D-0002"])
+    page = scored(plain, post_photos(plain, ["t1.jpg", "t2.jpg"])).text
+    assert re.findall(r"<h2>(Sheet \d: [^<]*)</h2>", page) == [
+        "Sheet 1: First 1 vs Second 1",
+        "Sheet 2: First 2 vs Second 2",
+    ]
+    named = team_client(["T-0C1D-0001", "T-0C1D-0002"])
+    files = [(io.BytesIO(jpeg()), name) for name in ("t1.jpg", "t2.jpg")]
+    form = {"photos": files, "first": "Ann", "second": "Ben"}
+    response = named.post("/photo", data=form, content_type="multipart/form-data")
+    batch = scored(named, response)
+    assert re.findall(r"<h2>(Sheet \d: [^<]*)</h2>", batch.text) == [
+        "Sheet 1: Ann 1 vs Ben 1",
+        "Sheet 2: Ann 2 vs Ben 2",
+    ]
+    second = named.get(member_links(batch.text)[1])
+    scored(named, correct(named, second, first="Cid", second="Dee"))
+    again = named.get(result_url(batch)).text
+    assert re.findall(r"<h2>(Sheet \d: [^<]*)</h2>", again) == [
+        "Sheet 1: Ann vs Ben",
+        "Sheet 2: Cid vs Dee",
+    ]
+    assert "Team 1 (Ann, Cid) vs Team 2 (Ben, Dee)" in html.unescape(again)
+
+
+@pytest.mark.parametrize(
+    ("ids", "said"),
+    [
+        (["T-0C1D-0001", "T-0C1D-0001"],
+         "sheet T-0C1D-0001 is photographed twice (t1.jpg and t2.jpg); give one photo of each "
+         "sheet"),
+        # T-D6A8 is the id of a pack of three on A4: its third sheet is missing.
+        (["T-D6A8-0001", "T-D6A8-0002"],
+         "no photo of sheet T-D6A8-0003 (a team of 3 plays 3 sheets: T-D6A8-0001, T-D6A8-0002, "
+         "T-D6A8-0003); add its photo"),
+        (["T-0C1D-0001", None],
+         "t2.jpg: its QR code could not be read, so which sheet of the pack it is is unknown; "
+         "retake it with the QR code in focus"),
+    ],
+    ids=["twice", "missing", "unread"],
+)  # fmt: skip
+def test_what_keeps_a_team_packs_photos_from_one_game_is_named(
+    ids: list[str | None], said: str
+) -> None:
+    team = team_client(ids)
+    page = scored(team, post_photos(team, ["t1.jpg", "t2.jpg"])).text
+    assert "The team game" in page
+    assert text_of(page, "team-problem") == f"The sheets cannot be scored together yet: {said}"
+    assert len(member_links(page)) == 2  # each sheet still scored on its own
+
+
+def test_a_team_game_with_a_photo_refused_names_it() -> None:
+    team = team_client(["T-0C1D-0001"])
+    files = [(io.BytesIO(jpeg()), "t1.jpg"), (io.BytesIO(b"no image"), "notes.jpg")]
+    response = team.post("/photo", data={"photos": files}, content_type="multipart/form-data")
+    page = scored(team, response).text
+    assert text_of(page, "team-problem") == (
+        "The sheets cannot be scored together yet: 1 photo could not be read, and a team game "
+        "needs every sheet: notes.jpg"
+    )
+
+
+def test_a_team_game_whose_sheet_is_no_longer_kept_says_so() -> None:
+    team = team_client(["T-0C1D-0001", "T-0C1D-0002"], max_results=3)
+    batch = scored(team, post_photos(team, ["t1.jpg", "t2.jpg"]))
+    scored(team, team.post("/type", data={"text": DUEL.read_text()}))  # the first sheet goes
+    page = team.get(result_url(batch)).text
+    assert text_of(page, "team-problem") == (
+        "The sheets cannot be scored together yet: a sheet of this game is no longer kept (the "
+        "server keeps the night's latest results); send the photos again"
+    )
 
 
 def test_the_nights_table_lists_every_result(client: FlaskClient, reader: FakeReader) -> None:

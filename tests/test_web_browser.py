@@ -495,3 +495,23 @@ def test_a_team_packs_photos_sent_together_give_the_team_result(
     # confirmed on its sheet's own page.
     assert page.text_content("#winner") == "Team 2", status
     assert (page.text_content("#summary") or "").startswith("team Team 2 wins")
+
+
+def test_a_team_sheet_photographed_twice_is_named_on_the_page(
+    page: Any, base_url: str, team_photos: list[Path], shots: Path, tmp_path: Path
+) -> None:
+    import shutil
+
+    again = tmp_path / "team-1-again.jpg"
+    shutil.copy(team_photos[0], again)
+    page.goto(base_url + "/photo")
+    page.set_input_files("#photos", [str(team_photos[0]), str(again)])
+    page.get_by_role("button", name="Read and score").click()
+    page.wait_for_selector("h1:has-text('photos read')")
+    look(page, shots, "team-photographed-twice")
+    problem = page.text_content("#team-problem") or ""
+    assert re.search(
+        r"sheet T-\w{4}-0001 is photographed twice \(team-1.jpg and team-1-again.jpg\)", problem
+    ), problem
+    assert page.locator(".night li").count() == 2
+    assert small_targets(page) == []

@@ -42,7 +42,7 @@ from printgen.web.photo import (
 )
 from printgen.web.store import Kept, Store
 from printgen.web.uploads import MAX_PHOTO_BYTES, MAX_PHOTOS, MAX_UPLOAD_BYTES, Refused, prepare
-from printgen.web.views import ResultView, result_view
+from printgen.web.views import ResultView, plural, result_view
 
 PhotoReader = Callable[[Path, PhotoOptions], ScoreReport]
 
@@ -65,6 +65,7 @@ class Entry:
     corrections: Corrections | None = None
     members: tuple[str, ...] = ()  # several photos: the keys of their results
     refused: tuple[str, ...] = ()  # several photos: those that could not be read, and why
+    refused_photos: tuple[str, ...] = ()  # their names
     team: bool = False  # several photos of a team pack: scored together
 
     @property
@@ -147,13 +148,9 @@ def create_app(
         message = messages.get(status, public(error.description or ""))
         return _error_page(status, message, back="photo_form" if status == 413 else "index")
 
-    app.jinja_env.globals["plural"] = _plural
+    app.jinja_env.globals["plural"] = plural
     _routes(app, settings, public)
     return app
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _error_page(status: int, message: str, back: str | None = "index") -> tuple[str, int]:
@@ -260,28 +257,31 @@ def _routes(app: Flask, settings: Settings, public: Callable[[str], str]) -> Non
             return form_again("Take or choose a photo first.", 400)
         if len(uploads) > MAX_PHOTOS:
             return form_again(f"At most {MAX_PHOTOS} photos at once, not {len(uploads)}.", 413)
+        # Read here one by one, not by the batch reader's process pool: the app-wide photo
+        # slots bound the memory of every request's reads together, and each photo keeps its
+        # annotated picture for the crops beside its unsure cells.
         read: list[Kept[Entry]] = []
-        refused: list[Refused] = []
+        refused: list[tuple[str, Refused]] = []
         for upload in uploads:
             try:
                 read.append(results.add(_read_photo(settings, upload, names, public)))
             except Refused as refusal:
-                refused.append(refusal)
+                refused.append((_photo_name(upload), refusal))
         if len(uploads) == 1:
             if refused:
-                return form_again(refused[0].message, refused[0].status)
+                return form_again(refused[0][1].message, refused[0][1].status)
             return _see(read[0])
         if not read:
-            return form_again("\n".join(r.message for r in refused), refused[0].status)
-        team = _is_team_pack([k.item for k in read])
+            return form_again("\n".join(r.message for _, r in refused), refused[0][1].status)
         batch = Entry(
             source=f"{len(uploads)} photos",
             made=time.time(),
             sheet=None,
             result=None,
             members=tuple(k.key for k in read),
-            refused=tuple(r.message for r in refused),
-            team=team,
+            refused=tuple(r.message for _, r in refused),
+            refused_photos=tuple(name for name, _ in refused),
+            team=_is_team_pack([k.item for k in read]),
         )
         return _see(results.add(batch))
 
@@ -385,7 +385,7 @@ def _read_photo(
     settings: Settings, upload: FileStorage, names: tuple[str, str], public: Callable[[str], str]
 ) -> Entry:
     """One uploaded photo read and scored; Refused when it cannot be read."""
-    shown_as = secure_filename(upload.filename or "") or "the photo"
+    shown_as = _photo_name(upload)
     # The photo in a folder of its own, so that no name it comes with can clash with ours.
     folder = settings.upload_root / secrets.token_urlsafe(18)
     folder.mkdir()
@@ -421,9 +421,20 @@ def _read_photo(
     return _scored_photo(base, photo, corrections)
 
 
+def _photo_name(upload: FileStorage) -> str:
+    """The photo's own file name, as every message names it."""
+    return secure_filename(upload.filename or "") or "the photo"
+
+
+def _unconfirmed(photo: PhotoSheet, corrections: Corrections | None) -> int:
+    """How many of the photo's unsure cells nobody has confirmed yet."""
+    confirmed = corrections.confirmed if corrections is not None else frozenset()
+    return len({c.field for c in photo.to_confirm} - confirmed)
+
+
 def _scored_photo(entry: Entry, photo: PhotoSheet, corrections: Corrections) -> Entry:
     sheet = corrected_sheet(photo, corrections)
-    unconfirmed = len({c.field for c in photo.to_confirm} - corrections.confirmed)
+    unconfirmed = _unconfirmed(photo, corrections)
     try:
         report = typed.score(sheet, photo.photo_name)
     except PrintgenError as error:
@@ -433,43 +444,41 @@ def _scored_photo(entry: Entry, photo: PhotoSheet, corrections: Corrections) -> 
 
 
 def _is_team_pack(entries: list[Entry]) -> bool:
-    """Photos that are all sheets of one printed team pack: team ids (T-XXXX-NNNN) sharing the
-    pack's XXXX, which the pack size and print run decide."""
-    ids = [e.photo.sheet_id for e in entries if e.photo is not None]
+    """Photos sent together that are sheets of one printed team pack: every sheet id read is a
+    team id (T-XXXX-NNNN) with the pack's XXXX. Then the photos are one team game, and what
+    keeps them from being one (a photo refused, an id unread, a sheet missing or twice) is named
+    on the page."""
+    ids = [e.photo.sheet_id for e in entries if e.photo is not None and e.photo.sheet_id]
     packs = {i.rsplit("-", 1)[0] for i in ids}
-    return (
-        len(ids) >= 2
-        and len(ids) == len(entries)
-        and len(packs) == 1
-        and all(i.startswith("T-") for i in ids)
-    )
+    return len(packs) == 1 and all(i.startswith("T-") for i in ids)
 
 
-def _team_result(members: list[Entry]) -> tuple[ResultView | None, str | None]:
-    """A team pack's sheets scored together: near sides are team 1, far sides team 2 (the
-    pack's seating, docs/rulings.md), each player named by their sheet."""
-    sheets = []
-    teams: dict[str, list[str]] = {"Team 1": [], "Team 2": []}
-    for n, entry in enumerate(members, start=1):
-        sheet = entry.sheet or {}
-        players = [str(p) for p in sheet.get("players", ("First", "Second"))]
-        unique = [f"{p} {n}" for p in players]
-        renamed = dict(zip(players, unique, strict=True))
-        arenas = {
-            name: {renamed.get(k, k): v for k, v in table.items()}
-            for name, table in dict(sheet.get("arenas", {})).items()
-        }
-        sheets.append({"players": unique, "arenas": arenas})
-        teams["Team 1"].append(unique[0])
-        teams["Team 2"].append(unique[1])
-    document: dict[str, Any] = {"game": "one-page-war", "mode": "team", "teams": teams}
-    document["sheets"] = sheets
+def _team_result(
+    members: list[Entry], refused: tuple[str, ...]
+) -> tuple[ResultView | None, str | None]:
+    """A team pack's sheets, each as corrected on its own page, scored together by the batch
+    reader's team combination (as `printgen score --teams` does): near sides are Team 1, far
+    sides Team 2 (the pack's seating, docs/rulings.md), each player by the name on the sheet,
+    or by side and sheet (First 1, Second 1, ...)."""
+    from printgen.games.one_page_war.reader.batch import SheetRead, team_from_sheets
+
+    sheets = [
+        SheetRead(
+            entry.source,
+            entry.photo.sheet_id or None,
+            entry.sheet if entry.sheet is not None else entry.photo.sheet,
+            _unconfirmed(entry.photo, entry.corrections),
+        )
+        for entry in members
+        if entry.photo is not None
+    ]
     try:
-        report = typed.score(document, "the team's sheets")
+        team = team_from_sheets(sheets, None, partial=True, refused=refused)
     except PrintgenError as error:
         return None, str(error)
-    unconfirmed = sum(e.result.to_confirm for e in members if e.result is not None)
-    return result_view(report, to_confirm=unconfirmed), None
+    if team.score is None:
+        return None, team.score_problem
+    return result_view(team.score, to_confirm=team.to_confirm), None
 
 
 # --- pages ----------------------------------------------------------------------------------
@@ -493,8 +502,15 @@ def _batch_page(results: Store[Entry], kept: Kept[Entry]) -> str:
     members = [results.get(key) for key in kept.item.members]
     shown = [m for m in members if m is not None]
     team, problem = (None, None)
-    if kept.item.team and len(shown) == len(members):
-        team, problem = _team_result([m.item for m in shown])
+    if kept.item.team and len(shown) < len(members):
+        gone = len(members) - len(shown)
+        problem = (
+            f"{'a sheet' if gone == 1 else f'{gone} sheets'} of this game "
+            f"{'is' if gone == 1 else 'are'} no longer kept (the server keeps the night's "
+            "latest results); send the photos again"
+        )
+    elif kept.item.team:
+        team, problem = _team_result([m.item for m in shown], kept.item.refused_photos)
     return render_template("batch.html", kept=kept, members=shown, team=team, team_problem=problem)
 
 

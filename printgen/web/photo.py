@@ -125,7 +125,7 @@ def photo_sheet(report: ScoreReport, photo_name: str, annotated: Path | None) ->
         sheet=sheet,
         cells=cells,
         advice=tuple(str(a) for a in data.get("advice") or ()),
-        sheet_id=str(data.get("sheet_id", "")),
+        sheet_id=str(data.get("sheet_id") or ""),  # "" when its QR code was not read
         image=image,
     )
 

@@ -8,8 +8,13 @@ API (the CLI and the web app call these):
     player_names(text, where) -> tuple[str, ...]          "Ann,Ben" (`--players`), checked
     Seating.from_text("Ann,Cid vs Ben,Dee") / Seating.from_mapping(document, source)
         Who played: two teams, and optionally which sheet id each pair sat at.
+    team_from_sheets(sheets, seating, partial=False, refused=()) -> TeamResult
+        The team referee's result for one pack's sheets (SheetRead: sheet id, the sheet as read
+        or corrected, the cells still to confirm), with each sheet's table; seating None seats
+        them as the pack prints (near sides Team 1). `printgen score` and `printgen serve` both
+        combine a team game with it.
     team_result(results, seating, partial=False) -> TeamResult
-        The team referee's result for one pack's sheets, with each sheet's table.
+        The same from the photos just read (`printgen score --team/--teams`).
     PrintRun(results)                                      .to_text() .to_json() .to_csv()
         One row per sheet: sheet id, players, arenas won, winner, final or provisional; a sheet
         id read twice is listed as a duplicate and counted once.
@@ -19,6 +24,7 @@ must act on it), else 3 when any result is provisional, else 0 (docs/rulings.md)
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 import multiprocessing
@@ -37,7 +43,12 @@ from printgen.games.one_page_war.reader.errors import (
     SeatingError,
     TeamSheetsError,
 )
-from printgen.games.one_page_war.reader.report import EXIT_PROVISIONAL, PhotoReport, describe
+from printgen.games.one_page_war.reader.report import (
+    EXIT_PROVISIONAL,
+    PhotoReport,
+    describe,
+    players_for,
+)
 from printgen.games.one_page_war.sheet import ARENA_KEYS, GAME_NAME
 from printgen.materials import PhotoOptions, ScoreOptions, ScoreReport
 
@@ -305,18 +316,53 @@ class Seating:
 
 
 @dataclass(frozen=True)
+class SheetRead:
+    """One sheet of a team game as its photo was read, or as a person has since corrected it:
+    what `team_from_sheets` combines. `printgen score` makes these from the photos it has just
+    read; the web app from each sheet as corrected on its page."""
+
+    source: str  # the photo, as messages name it (its path; on the web, its file name)
+    sheet_id: str | None  # None: its QR code was not read
+    # The duel sheet in the typed-in format: layout, players (near edge first), arenas.
+    sheet: Mapping[str, Any]
+    to_confirm: int = 0  # cells read but not yet checked by a person: provisional while any
+    report: PhotoReport | None = None  # the reading, when just made: its advice and unsure cells
+
+    @property
+    def players(self) -> tuple[str, str]:
+        players = self.sheet.get("players")
+        if not isinstance(players, list | tuple) or len(players) != 2:
+            raise TeamSheetsError(f"{self.source}: the sheet names no two players, near edge first")
+        return str(players[0]), str(players[1])
+
+    @property
+    def layout(self) -> str:
+        return str(self.sheet.get("layout", ""))
+
+    @classmethod
+    def from_photo(cls, result: PhotoResult) -> SheetRead:
+        report = result.report
+        if report is None:
+            raise TeamSheetsError(f"{result.path}: not read ({result.error})")
+        return cls(
+            str(result.path), report.tag.sheet_id, report.mapping, len(report.unsure), report
+        )
+
+
+@dataclass(frozen=True)
 class TeamSheet:
-    """One sheet of a team game as photographed: which pair played on it."""
+    """One sheet of a team game, seated: which pair played on it."""
 
     sheet_id: str
     players: tuple[str, str]  # near edge first
-    photo: PhotoResult
+    read: SheetRead
 
 
 @dataclass(frozen=True)
 class TeamResult:
-    """A team game read from photos: each sheet's photo and players, and the team referee's
-    result (None, with the reason, while unsure cells keep it from being scored)."""
+    """A team game from its sheets: each sheet with its players, the team game as the referee
+    takes it typed in, and the team referee's result (None, with the reason, while cells still
+    to confirm keep it from being scored)."""
 
     seating: Seating
     sheets: tuple[TeamSheet, ...]
@@ -325,32 +371,34 @@ class TeamResult:
     score_problem: str | None
 
     @property
-    def unsure(self) -> int:
-        return sum(len(s.photo.report.unsure) for s in self.sheets if s.photo.report is not None)
+    def to_confirm(self) -> int:
+        return sum(s.read.to_confirm for s in self.sheets)
 
     @property
     def exit_code(self) -> int:
-        if self.unsure or self.score is None:
+        if self.to_confirm or self.score is None:
             return EXIT_PROVISIONAL
         return self.score.exit_code
 
     def to_text(self) -> str:
         lines = []
         for sheet in self.sheets:
-            report = sheet.photo.report
-            assert report is not None
             near, far = sheet.players
-            lines.append(f"Sheet {sheet.sheet_id} ({near} near, {far} far): {sheet.photo.path}")
-            lines += [f"  advice: {a}" for a in report.advice]
-            if report.unsure:
-                lines.append(f"  {len(report.unsure)} unsure cell(s):")
-                lines += [f"    {describe(r, sheet.players)}" for r in report.unsure]
+            lines.append(f"Sheet {sheet.sheet_id} ({near} near, {far} far): {sheet.read.source}")
+            report = sheet.read.report
+            if report is not None:
+                lines += [f"  advice: {a}" for a in report.advice]
+                if report.unsure:
+                    lines.append(f"  {len(report.unsure)} unsure cell(s):")
+                    lines += [f"    {describe(r, sheet.players)}" for r in report.unsure]
+            elif sheet.read.to_confirm:
+                lines.append(f"  {sheet.read.to_confirm} cell(s) to confirm")
         lines.append("")
         if self.score is not None:
             lines.append(self.score.to_text())
         else:
             lines.append(f"not scored: {self.score_problem}")
-        if self.unsure:
+        if self.to_confirm:
             lines.append(
                 "PROVISIONAL: check the unsure cells above; the team game as read is in "
                 "--json (`team_game`), to correct and score with `printgen score`."
@@ -361,20 +409,8 @@ class TeamResult:
         return {
             "game": GAME_NAME,
             "mode": "team",
-            "provisional": bool(self.unsure) or self.score is None,
-            "sheets": [
-                {
-                    "file": str(s.photo.path),
-                    "sheet_id": s.sheet_id,
-                    "players": list(s.players),
-                    **{
-                        k: v
-                        for k, v in (s.photo.report.to_json() if s.photo.report else {}).items()
-                        if k in ("unsure", "advice", "layout", "version", "paper")
-                    },
-                }
-                for s in self.sheets
-            ],
+            "provisional": bool(self.to_confirm) or self.score is None,
+            "sheets": [_sheet_json(s) for s in self.sheets],
             "team_game": self.mapping,
             "score": self.score.to_json() if self.score is not None else None,
             "score_problem": self.score_problem,
@@ -382,7 +418,112 @@ class TeamResult:
 
     def summary(self) -> str:
         head = self.score.summary() if self.score else f"not scored ({self.score_problem})"
-        return f"PROVISIONAL ({self.unsure} unsure cells): {head}" if self.unsure else head
+        return f"PROVISIONAL ({self.to_confirm} unsure cells): {head}" if self.to_confirm else head
+
+
+def _sheet_json(sheet: TeamSheet) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "file": sheet.read.source,
+        "sheet_id": sheet.sheet_id,
+        "players": list(sheet.players),
+        "to_confirm": sheet.read.to_confirm,
+    }
+    report = sheet.read.report
+    if report is not None:
+        read = report.to_json()
+        # The reader named the sides as it read them; the team game names who sat there.
+        seated = dict(zip(sheet.read.players, sheet.players, strict=True))
+        data["unsure"] = [
+            {**c, "player": seated.get(c["player"], c["player"])} for c in read["unsure"]
+        ]
+        data |= {k: read[k] for k in ("advice", "layout", "version", "paper")}
+    return data
+
+
+def team_result(
+    results: Sequence[PhotoResult], seating: Seating, partial: bool = False
+) -> TeamResult:
+    """`printgen score --team/--teams`: the team game from the photos just read (see
+    `team_from_sheets`; a refused photo is named in the error)."""
+    refused = [str(r.path) for r in results if r.report is None]
+    read = [SheetRead.from_photo(r) for r in results if r.report is not None]
+    return team_from_sheets(read, seating, partial, refused)
+
+
+def team_from_sheets(
+    sheets: Sequence[SheetRead],
+    seating: Seating | None,
+    partial: bool = False,
+    refused: Sequence[str] = (),
+) -> TeamResult:
+    """The team referee's result for the sheets of one team pack (or those `seating` seats).
+
+    `seating` None seats the pack as it prints: every near side plays for Team 1, every far
+    side for Team 2, each player by the name the sheet gives, with the sheet's number in the
+    pack added to a reader's placeholder (First 1, Second 1) or to a name on several sheets.
+    `refused`: photos of the game that could not be read. Raises TeamSheetsError naming a
+    refused photo, an unread, missing, duplicated or unexpected sheet id; SeatingError when the
+    sheets' own names cannot seat two teams."""
+    if refused:
+        photos = "1 photo" if len(refused) == 1 else f"{len(refused)} photos"
+        raise TeamSheetsError(
+            f"{photos} could not be read, and a team game needs every sheet: {', '.join(refused)}"
+        )
+    if not sheets:
+        raise TeamSheetsError("no sheet was read, and a team game needs every sheet of its pack")
+    found: dict[str, SheetRead] = {}
+    for read in sheets:
+        if read.sheet_id is None:
+            raise TeamSheetsError(
+                f"{read.source}: its QR code could not be read, so which sheet of the pack it "
+                "is is unknown; retake it with the QR code in focus"
+            )
+        if read.sheet_id in found:
+            raise TeamSheetsError(
+                f"sheet {read.sheet_id} is photographed twice ({found[read.sheet_id].source} "
+                f"and {read.source}); give one photo of each sheet"
+            )
+        found[read.sheet_id] = read
+    layouts = {read.layout for read in found.values()}
+    if len(layouts) > 1:
+        raise TeamSheetsError(f"the sheets are of different layouts ({', '.join(sorted(layouts))})")
+    if seating is not None and seating.sheets:
+        seats = _seats_listed(found, seating)
+    else:
+        ids = _pack_ids(found, seating)
+        if seating is None:
+            seating = _seating_by_side([found[i] for i in ids])
+        first, second = seating.teams
+        seats = {i: (first.players[k], second.players[k]) for k, i in enumerate(ids)}
+    seated = tuple(TeamSheet(i, seats[i], found[i]) for i in sorted(seats))
+    mapping = {
+        "game": GAME_NAME,
+        "layout": layouts.pop(),
+        "mode": "team",
+        "teams": {team.name: list(team.players) for team in seating.teams},
+        "sheets": [_seated_sheet(s) for s in seated],
+    }
+    unsure = any(s.read.to_confirm for s in seated)
+    score, problem = _score(mapping, seating.source, partial, unsure)
+    return TeamResult(seating, seated, mapping, score, problem)
+
+
+def _seats_listed(found: dict[str, SheetRead], seating: Seating) -> dict[str, tuple[str, str]]:
+    """A team file's [sheets]: the photos must be those it lists."""
+    seats = dict(seating.sheets)
+    missing = [i for i in seats if i not in found]
+    extra = [i for i in found if i not in seats]
+    if missing:
+        raise TeamSheetsError(
+            f"no photo of sheet {', '.join(missing)} ({seating.source} seats "
+            f"{' and '.join(seats[missing[0]])} there); add its photo"
+        )
+    if extra:
+        raise TeamSheetsError(
+            f"sheet {', '.join(extra)} ({found[extra[0]].source}) is not in {seating.source}'s "
+            "[sheets]; seat its players there, or leave the photo out"
+        )
+    return seats
 
 
 def _id_index(sheet_id: str) -> tuple[str, int]:
@@ -391,14 +532,50 @@ def _id_index(sheet_id: str) -> tuple[str, int]:
     return base, int(number)
 
 
-def _seat_by_pack(found: dict[str, PhotoResult], seating: Seating) -> dict[str, tuple[str, str]]:
-    """Without [sheets]: the photos must be the N sheets of one pack (N pairs), in id order."""
-    pairs = seating.pairs
+def pack_size(sheet_id: str, layout: str) -> int | None:
+    """How many sheets a team pack holds, as its sheets' ids say: a pack printed without a print
+    run's name (`--batch`) takes its four hex digits from the layout, paper and pack size. None
+    when the id says nothing (a named print run)."""
+    from printgen.games.one_page_war.geometry import sheet_id as make_id
+    from printgen.games.one_page_war.sheets import MAX_PAIRS, MIN_PAIRS, _team_seed
+    from printgen.render.units import Paper
+
+    base, _ = _id_index(sheet_id)
+    sizes = {
+        pairs
+        for paper in Paper
+        for pairs in range(MIN_PAIRS, MAX_PAIRS + 1)
+        if _id_index(make_id("team", layout, paper, 1, seed=_team_seed(pairs, "")))[0] == base
+    }
+    return sizes.pop() if len(sizes) == 1 else None
+
+
+def _pack_ids(found: dict[str, SheetRead], seating: Seating | None) -> list[str]:
+    """The ids of the one pack the sheets must make up, in order. Its size is the number of
+    pairs `seating` names, else what the ids say, else the number of sheets."""
     not_team = sorted(i for i in found if not i.startswith("T-"))
     if not_team:
         raise TeamSheetsError(
             f"{', '.join(not_team)} is no team pack sheet (its id starts "
             f"{not_team[0][:1]}-); seat such sheets with [sheets] in a team file"
+        )
+    sizes = {i: size for i, r in found.items() if (size := pack_size(i, r.layout)) is not None}
+    pairs = len(found)
+    if seating is not None:
+        pairs = seating.pairs
+    elif sizes:
+        pairs = min(sizes.values())
+    other = sorted(i for i, size in sizes.items() if size != pairs)
+    if other:
+        size = sizes[other[0]]
+        said = (
+            f"{seating.source} seats {pairs} pairs: name {size} players a team"
+            if seating is not None
+            else f"sheet {min(i for i in sizes if i not in other)} is of a {pairs}-sheet pack"
+        )
+        raise TeamSheetsError(
+            f"sheet {other[0]} ({found[other[0]].source}) is one of a pack of {size} sheets, "
+            f"as its id says, but {said}, or give the photos of one pack"
         )
     packs: dict[tuple[str, int], list[str]] = {}
     for sheet_id in found:
@@ -418,92 +595,31 @@ def _seat_by_pack(found: dict[str, PhotoResult], seating: Seating) -> dict[str, 
             f"no photo of sheet {', '.join(missing)} (a team of {pairs} plays {pairs} sheets: "
             f"{', '.join(expected)}); add its photo"
         )
-    first, second = seating.teams
-    return {sheet_id: (first.players[k], second.players[k]) for k, sheet_id in enumerate(expected)}
+    return expected
 
 
-def team_result(
-    results: Sequence[PhotoResult], seating: Seating, partial: bool = False
-) -> TeamResult:
-    """The team referee's result for the photos of one pack's sheets (or those `seating`
-    lists). Raises TeamSheetsError naming a refused photo, an unread, missing, duplicated or
-    unexpected sheet id."""
-    refused = [r for r in results if r.report is None]
-    if refused:
-        raise TeamSheetsError(
-            f"{len(refused)} photo(s) could not be read, and a team game needs every sheet: "
-            f"{', '.join(str(r.path) for r in refused)}"
-        )
-    found: dict[str, PhotoResult] = {}
-    for r in results:
-        assert r.report is not None
-        sheet_id = r.report.tag.sheet_id
-        if sheet_id is None:
-            raise TeamSheetsError(
-                f"{r.path}: its QR code could not be read, so which sheet of the pack it is "
-                "is unknown; retake it with the QR code in focus"
-            )
-        if sheet_id in found:
-            raise TeamSheetsError(
-                f"sheet {sheet_id} is photographed twice ({found[sheet_id].path} and {r.path}); "
-                "give one photo of each sheet"
-            )
-        found[sheet_id] = r
-    if seating.sheets:
-        seats = dict(seating.sheets)
-        missing = [i for i in seats if i not in found]
-        extra = [i for i in found if i not in seats]
-        if missing:
-            raise TeamSheetsError(
-                f"no photo of sheet {', '.join(missing)} ({seating.source} seats "
-                f"{' and '.join(seats[missing[0]])} there); add its photo"
-            )
-        if extra:
-            raise TeamSheetsError(
-                f"sheet {', '.join(extra)} ({found[extra[0]].path}) is not in {seating.source}'s "
-                "[sheets]; seat its players there, or leave the photo out"
-            )
-    else:
-        seats = _seat_by_pack(found, seating)
-    layouts = {r.report.tag.layout for r in found.values() if r.report is not None}
-    if len(layouts) > 1:
-        raise TeamSheetsError(f"the sheets are of different layouts ({', '.join(sorted(layouts))})")
-    sheets = tuple(TeamSheet(i, seats[i], found[i]) for i in sorted(seats))
-    mapping = _team_mapping(sheets, seating, layouts.pop())
-    score, problem = _score(
-        mapping,
-        seating.source,
-        partial,
-        any(s.photo.report.unsure for s in sheets if s.photo.report is not None),
-    )
-    return TeamResult(seating, sheets, mapping, score, problem)
+def _seating_by_side(sheets: Sequence[SheetRead]) -> Seating:
+    """The pack's own seating for its sheets in order: near sides Team 1, far sides Team 2, each
+    player named by the sheet, numbered by the sheet where that name says nothing of who it is."""
+    placeholders = set(players_for("duel"))
+    named = [name for read in sheets for name in read.players]
+    teams: tuple[list[str], list[str]] = ([], [])
+    for k, read in enumerate(sheets, start=1):
+        for team, name in zip(teams, read.players, strict=True):
+            plain = name not in placeholders and named.count(name) == 1
+            team.append(name if plain else f"{name} {k}")
+    near, far = (Team(f"Team {n}", tuple(names)) for n, names in enumerate(teams, start=1))
+    return Seating._checked((near, far), (), "the team's sheets")
 
 
-def _team_mapping(sheets: Sequence[TeamSheet], seating: Seating, layout: str) -> dict[str, Any]:
-    from printgen.games.one_page_war.layout import load_layout
-    from printgen.games.one_page_war.reader.report import sheet_mapping
-
-    table = []
-    for sheet in sheets:
-        report = sheet.photo.report
-        assert report is not None
-        read = sheet_mapping(
-            report.reading,
-            load_layout(layout, report.tag.version),
-            "duel",
-            report.tag,
-            sheet.players,
-        )
-        table.append(
-            {"players": list(sheet.players), "id": sheet.sheet_id, "arenas": read["arenas"]}
-        )
-    return {
-        "game": GAME_NAME,
-        "layout": layout,
-        "mode": "team",
-        "teams": {team.name: list(team.players) for team in seating.teams},
-        "sheets": table,
+def _seated_sheet(sheet: TeamSheet) -> dict[str, Any]:
+    """A sheet as the team game lists it: its arenas under the names of who sat there."""
+    seated = dict(zip(sheet.read.players, sheet.players, strict=True))
+    arenas = {
+        name: {seated.get(key, key): copy.deepcopy(value) for key, value in table.items()}
+        for name, table in dict(sheet.read.sheet.get("arenas", {})).items()
     }
+    return {"players": list(sheet.players), "id": sheet.sheet_id, "arenas": arenas}
 
 
 def _score(
