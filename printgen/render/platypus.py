@@ -28,7 +28,9 @@ _compile = re.compile
 
 
 class _PatternOnFirstUse:
-    """Stands for a compiled regular expression, and compiles it when first used."""
+    """Stands for a compiled regular expression, and compiles it when first used: wherever a
+    method of the pattern is called, which is all ReportLab does with these two (test:
+    tests/test_platypus_import.py)."""
 
     def __init__(self, pattern: str, flags: int) -> None:
         self._source = (pattern, flags)
