@@ -1,88 +1,200 @@
-"""The accordion rules card: a rules-text source flowed across N panels in the top-left corner of a
-landscape sheet, with FOLD lines between the panels and FOLD & TEAR lines along the card's right
-and bottom edges. The card's geometry is layout data (`layouts/accordion.toml`); the words come
+"""The rules card: a rules-text source flowed through panels the size of a playing card, in the
+top-left corner of a landscape sheet printed on one side, folded down to one card that lives in
+the game's box. The card's geometry is layout data (`layouts/accordion.toml`); the words come
 from `seeds/*.md` through a jinja2 template (`layouts/accordion-card.xml.j2`).
 
-The text flows with ReportLab platypus: each panel is a frame, the marks and the instructions on
-the spare paper are page art drawn by the page template. A card whose text does not fit, even at
-the smallest body size the layout allows, is a FitError naming the panel and how much is left."""
+Two fold schemes:
+    accordion  one row of panels, folded back and forth like a concertina;
+    double     two rows: folded in half along the long middle, printed side out, then
+               concertina-folded, so every leaf is printed on both faces.
+By default the card takes the smaller scheme its text fits, at the largest body size that fits.
+
+Fold lines show their direction (dash-dot mountain, dashed valley, as origami draws them). The
+first fold is a mountain fold, so the game's name is on the folded card's front: with a valley
+first, a one-row card folds up with its blank back outside.
+
+Text flows in reading order, row by row, through balanced panels (`printgen.render.flow`); a
+heading never ends a panel, and no text comes within `fold_mm` of a fold or tear line. A card
+whose text does not fit is a FitError that says by how much, quotes the first text that did
+not fit, and names the fold scheme or paper that would take it (found by trying them)."""
 
 from __future__ import annotations
 
 import io
 import tomllib
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from enum import Enum
+from functools import cache
 from html import escape
-from pathlib import Path
+from math import ceil
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph
 
 from printgen.errors import FitError, InputError, LayoutError
 from printgen.materials import BuildOptions, Progress
 from printgen.paths import LAYOUTS_DIR
+from printgen.render.flow import Flowed, balanced, flow, flowable_text
 from printgen.render.fonts import fallback_runs, register_fonts
-from printgen.render.marks import fold_line, scale_bar, tear_line
-from printgen.render.pdf import PdfMeta, apply_document_settings
-from printgen.render.text import Anchor, Box, draw_in_box, draw_text, paragraph, plain_text
-from printgen.render.units import SAFE_MARGIN_MM, PageSize, Paper, mm, to_mm
+from printgen.render.marks import (
+    FoldDirection,
+    directed_fold_line,
+    scale_bar,
+    sheet_footer,
+    tear_line,
+)
+from printgen.render.pdf import PdfMeta, new_canvas
+from printgen.render.platypus import Paragraph
+from printgen.render.text import Anchor, draw_text, paragraph, plain_text, text_width
+from printgen.render.units import SAFE_MARGIN_MM, Box, PageSize, Paper, Rect, mm, to_mm
 from printgen.rules_text import RulesText, load_rules
 
 LAYOUT_FILE = LAYOUTS_DIR / "accordion.toml"
 TEMPLATE = "accordion-card.xml.j2"
-FOLD_LABEL = "▲ FOLD ▼"
 TEAR_LABEL = "FOLD & TEAR"
-# Printers cannot print right at the edge: the card's top and left edges stay this clear.
+LABEL_FONT = "PG-Sans-Bold"
+# Printers cannot print right at the edge: the card's top and left edges stay this clear of ink.
 EDGE_CLEAR_MM = 5.0
-# Spare paper to the card's right: the FOLD & TEAR label and the sheet's own margin.
-TEAR_ROOM_MM = SAFE_MARGIN_MM + 4.0
+# A text whose length alone shows it this many times too long fails without being flowed.
+FAST_FAIL_RATIO = 1.2
+# The scale bar and its label, bottom left; the footer keeps clear of them.
+SCALE_BAR_ROOM_MM = 90.0
+
+
+class FoldScheme(Enum):
+    ACCORDION = "accordion"
+    DOUBLE = "double"
+
+    @property
+    def label(self) -> str:
+        return "accordion" if self is FoldScheme.ACCORDION else "double fold"
+
+
+# ---------------------------------------------------------------------------------------------
+# Geometry: where the panels, folds and tears are, in millimetres from the sheet's bottom-left
+# corner (PDF's way up), as the layout data and the paper give them.
+
+
+@dataclass(frozen=True)
+class FoldLine:
+    """One stretch of a fold mark. A double card's upright folds run through both rows, and
+    change direction at the middle: a crease that is a mountain seen from the top row is a
+    valley seen from the bottom row's face, which faces the other way once folded in half."""
+
+    number: int  # the folding order; the labels print it
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    direction: FoldDirection  # seen from the printed face
+
+    @property
+    def upright(self) -> bool:
+        return abs(self.x1 - self.x2) < 1e-9
 
 
 @dataclass(frozen=True)
 class CardGeometry:
-    """Where the card sits on the sheet, in millimetres from the sheet's top-left corner."""
-
-    page: PageSize
-    panels: int
+    paper: Paper
+    scheme: FoldScheme
+    rows: int
+    columns: int
     panel_width: float
     panel_height: float
-    padding: float
-    edge_padding: float
-    overrun: float
+    edge_margin: float  # text to the sheet's own top and left edges
+    fold_margin: float  # text to a fold or tear line
+    overrun: float  # how far the marks run out onto the spare paper
+    notes: str  # where the printing notes go: "below" the card or "beside" it
+
+    @property
+    def page(self) -> PageSize:
+        return self.paper.size.landscape()
+
+    @property
+    def panels(self) -> int:
+        return self.rows * self.columns
 
     @property
     def width(self) -> float:
-        return self.panels * self.panel_width
+        return self.columns * self.panel_width
 
-    def fold_xs(self) -> tuple[float, ...]:
-        """x of each FOLD line, between neighbouring panels."""
-        return tuple(k * self.panel_width for k in range(1, self.panels))
+    @property
+    def bottom(self) -> float:
+        """y of the card's bottom edge (a FOLD & TEAR line)."""
+        return self.page.height_mm - self.rows * self.panel_height
 
-    def text_box(self, panel: int) -> Box:
-        """Panel `panel`'s text area, in points with the PDF's bottom-left origin."""
-        left = self.edge_padding if panel == 0 else self.padding
-        x = panel * self.panel_width + left
-        width = self.panel_width - left - self.padding
-        height = self.panel_height - self.edge_padding - self.padding
-        y = self.page.height_mm - self.panel_height + self.padding
-        return Box(mm(x), mm(y), mm(width), mm(height))
+    @property
+    def middle(self) -> float | None:
+        """y of a double card's long middle fold."""
+        return self.page.height_mm - self.panel_height if self.rows == 2 else None
 
-    def check(self, min_panel_width: float) -> None:
-        if self.panel_width < min_panel_width:
-            raise InputError(
-                f"{self.panels} panels would each be {self.panel_width:.1f} mm wide on a "
-                f"{self.page.width_mm:g} mm sheet (the FOLD & TEAR label needs {TEAR_ROOM_MM:g} mm "
-                f"beside the card), narrower than {min_panel_width:g} mm: use fewer panels"
+    def describe(self) -> str:
+        return f"the {self.panels}-panel {self.scheme.label}"
+
+    def panel(self, index: int) -> Rect:
+        """Panel `index` (0 is the front, then row by row in reading order) on the flat sheet."""
+        row, column = divmod(index, self.columns)
+        top = self.page.height_mm - row * self.panel_height
+        return Rect(
+            column * self.panel_width, top - self.panel_height, self.panel_width, self.panel_height
+        )
+
+    def text_rect(self, index: int) -> Rect:
+        """Panel `index`'s text area: clear of the folds and tears, and further from the sheet's
+        own edges, which a printer cannot reach."""
+        row, column = divmod(index, self.columns)
+        panel = self.panel(index)
+        left = self.edge_margin if column == 0 else self.fold_margin
+        top = self.edge_margin if row == 0 else self.fold_margin
+        return Rect(
+            panel.x + left,
+            panel.y + self.fold_margin,
+            panel.width - left - self.fold_margin,
+            panel.height - top - self.fold_margin,
+        )
+
+    def text_boxes(self) -> tuple[Box, ...]:
+        return tuple(self.text_rect(k).box() for k in range(self.panels))
+
+    def fold_lines(self) -> tuple[FoldLine, ...]:
+        """Every fold mark, in folding order: the double's middle fold first, then the upright
+        folds, alternately mountain and valley from a mountain (so the front is printed)."""
+        top = self.page.height_mm - EDGE_CLEAR_MM - 1.0
+        end = self.bottom - self.overrun
+        lines: list[FoldLine] = []
+        middle = self.middle
+        if middle is not None:
+            lines.append(
+                FoldLine(
+                    1,
+                    EDGE_CLEAR_MM + 1.0,
+                    middle,
+                    self.width + self.overrun,
+                    middle,
+                    FoldDirection.MOUNTAIN,
+                )
             )
-        if self.page.height_mm - self.panel_height < self.overrun + 40:
-            raise LayoutError(
-                f"{LAYOUT_FILE}: panels {self.panel_height:g} mm tall leave no room below the "
-                f"card for the marks and the printing notes on a {self.page.height_mm:g} mm sheet"
-            )
+        for k in range(1, self.columns):
+            x = k * self.panel_width
+            direction = FoldDirection.MOUNTAIN if k % 2 else FoldDirection.VALLEY
+            number = len(lines) + 1 if middle is None else k + 1
+            if middle is None:
+                lines.append(FoldLine(number, x, top, x, end, direction))
+            else:
+                lines.append(FoldLine(number, x, top, x, middle, direction))
+                lines.append(FoldLine(number, x, middle, x, end, direction.opposite))
+        return tuple(lines)
+
+    def tear_lines(self) -> tuple[tuple[float, float, float, float], ...]:
+        """The FOLD & TEAR marks along the card's right and bottom edges, (x1, y1, x2, y2)."""
+        top = self.page.height_mm - EDGE_CLEAR_MM - 1.0
+        return (
+            (self.width, top, self.width, self.bottom - self.overrun),
+            (EDGE_CLEAR_MM + 1.0, self.bottom, self.width + self.overrun * 0.75, self.bottom),
+        )
 
 
 @dataclass(frozen=True)
@@ -103,46 +215,110 @@ class CardLayout:
     spare: dict[str, Any]
 
 
-def load_card_layout(paper: Paper, panels: int | None, large_print: bool) -> CardLayout:
-    if panels is not None and panels < 1:
-        raise InputError(f"--panels must be 1 or more, not {panels}")
+@dataclass(frozen=True)
+class CardRequest:
+    """What a card is asked to be: any field left None is the layout's choice."""
+
+    paper: Paper = Paper.A4
+    fold: FoldScheme | None = None
+    panels: int | None = None
+    large_print: bool = False
+
+    def flags(self) -> str:
+        """The command-line options that ask for this card."""
+        flags = [f"--paper {self.paper.value}"]
+        if self.fold is not None:
+            flags.append(f"--fold {self.fold.value}")
+        if self.panels is not None:
+            flags.append(f"--panels {self.panels}")
+        if self.large_print:
+            flags.append("--large-print")
+        return " ".join(flags)
+
+
+def _layout_data() -> dict[str, Any]:
     try:
-        data = tomllib.loads(LAYOUT_FILE.read_text(encoding="utf-8"))
-        card, text, spare = data["card"], dict(data["text"]), data["spare"]
-        panel_height = float(card["panel_height_mm"])
-        if large_print:
-            big = data["large_print"]
-            panel_height = float(big["panel_height_mm"])
-            text["body_size"], text["min_body_size"] = big["body_size"], big["min_body_size"]
-        page = paper.size.landscape()
-        count = int(card["panels"]) if panels is None else panels
-        # Many panels narrow to share the sheet's width; the layout's width is the widest.
-        width = min(float(card["panel_width_mm"]), (page.width_mm - TEAR_ROOM_MM) / count)
-        min_width = float(card["min_panel_width_mm"])
+        return tomllib.loads(LAYOUT_FILE.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise LayoutError(f"{LAYOUT_FILE}: {error}") from None
+
+
+def load_card_layout(request: CardRequest, scheme: FoldScheme) -> CardLayout:
+    """The card's layout for `scheme` on the request's paper: as many playing-card panels as
+    the sheet's width takes beside the spare paper the scheme needs, unless --panels says."""
+    if request.panels is not None and request.panels < 1:
+        raise InputError(f"--panels must be 1 or more, not {request.panels}")
+    data = _layout_data()
+    try:
+        margins, part = data["margins"], data[scheme.value]
+        size = part["large_print"] if request.large_print else part
+        text = data["text"]["large_print"] if request.large_print else data["text"]
+        fonts = data["text"]
+        page = request.paper.size.landscape()
+        rows = int(part["rows"])
+        width, height = float(size["panel_width_mm"]), float(size["panel_height_mm"])
+        spare_right = float(part["spare_right_mm"])
+        fitting = int((page.width_mm - spare_right) // width)
+        columns = fitting if request.panels is None else _columns(request.panels, rows, scheme)
+        # More panels than fit at full width narrow down to share the sheet's width.
+        width = min(width, (page.width_mm - spare_right) / columns)
         geometry = CardGeometry(
-            page=page,
-            panels=count,
+            paper=request.paper,
+            scheme=scheme,
+            rows=rows,
+            columns=columns,
             panel_width=width,
-            panel_height=panel_height,
-            padding=float(card["padding_mm"]),
-            edge_padding=float(card["edge_padding_mm"]),
-            overrun=float(card["mark_overrun_mm"]),
+            panel_height=height,
+            edge_margin=float(margins["edge_mm"]),
+            fold_margin=float(margins["fold_mm"]),
+            overrun=float(part["mark_overrun_mm"]),
+            notes=str(part["notes"]),
         )
         top, floor = float(text["body_size"]), float(text["min_body_size"])
         sizes = tuple(top - 0.25 * k for k in range(int(round((top - floor) / 0.25)) + 1))
         style = TextStyle(
-            body_font=str(text["body_font"]),
-            heading_font=str(text["heading_font"]),
-            title_font=str(text["title_font"]),
+            body_font=str(fonts["body_font"]),
+            heading_font=str(fonts["heading_font"]),
+            title_font=str(fonts["title_font"]),
             sizes=sizes,
-            heading_ratio=float(text["heading_ratio"]),
-            title_ratio=float(text["title_ratio"]),
-            leading_ratio=float(text["leading_ratio"]),
+            heading_ratio=float(fonts["heading_ratio"]),
+            title_ratio=float(fonts["title_ratio"]),
+            leading_ratio=float(fonts["leading_ratio"]),
         )
-    except (KeyError, TypeError, ValueError, tomllib.TOMLDecodeError) as error:
+        min_width = float(margins["min_panel_width_mm"])
+        spare = dict(data["spare"])
+        spare["notes"] = [
+            n for n in spare["notes"] if n.get("scheme", scheme.value) == scheme.value
+        ]
+    except InputError:
+        raise
+    except (KeyError, TypeError, ValueError) as error:
         raise LayoutError(f"{LAYOUT_FILE}: missing or malformed value: {error}") from None
-    geometry.check(min_width)
+    if columns < 1 or geometry.panel_width < min_width:
+        raise InputError(
+            f"{geometry.panels} panels would each be {geometry.panel_width:.1f} mm wide on a "
+            f"{page.width_mm:g} mm wide sheet ({spare_right:g} mm of it stays beside the card "
+            f"for the marks and notes), narrower than {min_width:g} mm: use fewer panels"
+        )
+    if geometry.bottom < geometry.overrun + 25.0:
+        raise LayoutError(
+            f"{LAYOUT_FILE}: {rows} rows of {height:g} mm leave no room below the card for the "
+            f"marks and the scale bar on a {page.height_mm:g} mm high sheet"
+        )
     return CardLayout(geometry, style, spare)
+
+
+def _columns(panels: int, rows: int, scheme: FoldScheme) -> int:
+    if panels % rows:
+        raise InputError(
+            f"--panels {panels}: the {scheme.label} has {rows} rows of panels, so it takes an "
+            f"even number of panels"
+        )
+    return panels // rows
+
+
+# ---------------------------------------------------------------------------------------------
+# The text: the rules through the template, then one paragraph per element.
 
 
 def card_markup(rules: RulesText) -> ET.Element:
@@ -153,7 +329,11 @@ def card_markup(rules: RulesText) -> ET.Element:
         undefined=StrictUndefined,
         keep_trailing_newline=True,
     )
-    return ET.fromstring(env.get_template(TEMPLATE).render(rules=rules))
+    try:
+        return ET.fromstring(env.get_template(TEMPLATE).render(rules=rules))
+    except ET.ParseError as error:
+        # rules_text refuses what XML cannot hold, so this is the template's own fault.
+        raise LayoutError(f"{TEMPLATE}: the card's markup is not well-formed: {error}") from None
 
 
 def _inner_markup(element: ET.Element, font: str) -> str:
@@ -176,9 +356,11 @@ def _text_markup(text: str, font: str) -> str:
     )
 
 
-def card_story(root: ET.Element, style: TextStyle, body_size: float, where: str) -> list[Flowable]:
+def card_story(root: ET.Element, style: TextStyle, body_size: float, where: str) -> list[Paragraph]:
     leading = body_size * style.leading_ratio
     heading_size = body_size * style.heading_ratio
+    # A split paragraph leaves at least two lines on each side of the fold; a web address or a
+    # long word is never broken (a word wider than its panel is a FitError instead).
     body = ParagraphStyle(
         "body",
         fontName=style.body_font,
@@ -186,17 +368,25 @@ def card_story(root: ET.Element, style: TextStyle, body_size: float, where: str)
         bulletFontSize=body_size,
         fontSize=body_size,
         leading=leading,
+        allowOrphans=0,
+        allowWidows=0,
+        splitLongWords=0,
     )
     styles = {
         "title": ParagraphStyle(
             "title",
+            parent=body,
             fontName=style.title_font,
             fontSize=body_size * style.title_ratio,
             leading=body_size * style.title_ratio * 1.15,
+            keepWithNext=1,
         ),
-        "subtitle": ParagraphStyle("subtitle", parent=body, spaceAfter=leading * 0.4),
+        "subtitle": ParagraphStyle(
+            "subtitle", parent=body, spaceAfter=leading * 0.4, keepWithNext=1
+        ),
         "heading": ParagraphStyle(
             "heading",
+            parent=body,
             fontName=style.heading_font,
             fontSize=heading_size,
             leading=heading_size * style.leading_ratio,
@@ -204,175 +394,391 @@ def card_story(root: ET.Element, style: TextStyle, body_size: float, where: str)
             spaceAfter=leading * 0.15,
             keepWithNext=1,
         ),
-        "bullet": ParagraphStyle(
-            "bullet", parent=body, leftIndent=body_size * 0.9, bulletIndent=0, spaceAfter=1.2
-        ),
         "p": ParagraphStyle("p", parent=body, spaceAfter=1.2),
     }
-    story: list[Flowable] = []
+    bullet_indent = _marker_indent("•", style.body_font, body_size)
+    story: list[Paragraph] = []
     for element in root:
-        if element.tag not in styles:
-            raise LayoutError(f"{TEMPLATE}: unknown element <{element.tag}>")
-        markup = _inner_markup(element, styles[element.tag].fontName)
-        para_style = styles[element.tag]
-        place = f"{where}: {element.tag} {plain_text(markup)[:40]!r}"
-        story.append(
-            paragraph(markup, para_style, place, bullet="•" if element.tag == "bullet" else None)
-        )
+        tag = element.tag
+        if tag == "bullet":
+            marker = element.get("marker", "•")
+            indent = _marker_indent(marker, style.body_font, body_size) if marker else bullet_indent
+            para_style = ParagraphStyle(
+                f"bullet {marker}", parent=body, leftIndent=indent, bulletIndent=0, spaceAfter=1.2
+            )
+        elif tag in styles:
+            marker, para_style = "", styles[tag]
+        else:
+            raise LayoutError(f"{TEMPLATE}: unknown element <{tag}>")
+        markup = _inner_markup(element, para_style.fontName)
+        place = f"{where}: {tag} {plain_text(markup)[:40]!r}"
+        story.append(paragraph(markup, para_style, place, bullet=marker or None))
     return story
 
 
-class _CardDocument(BaseDocTemplate):
-    """Records which page and panel each flowable landed in, to report overflow exactly."""
-
-    def __init__(self, buffer: io.BytesIO, **kw: Any) -> None:
-        super().__init__(buffer, **kw)
-        self.placed: list[tuple[int, str, Flowable]] = []
-
-    def afterFlowable(self, flowable: Flowable) -> None:  # noqa: N802 (ReportLab's name)
-        self.placed.append((self.page, getattr(self.frame, "id", ""), flowable))
+def _marker_indent(marker: str, font: str, size: float) -> float:
+    """Where a list item's text starts: ReportLab sets the first line just past the marker plus
+    0.6 em, so wrapped lines indented by exactly that start under the first line's text."""
+    return text_width(marker, font, size) + 0.6 * size
 
 
-def render_card(rules: RulesText, paper: Paper, panels: int | None, large_print: bool) -> bytes:
-    """The card as PDF bytes, at the largest body size that fits; FitError when none does."""
+# ---------------------------------------------------------------------------------------------
+# Fitting: the largest body size at which the story fits a layout, or what is left over.
+
+
+@dataclass(frozen=True)
+class CardPlan:
+    """A card that fits: its layout, the body size and where every paragraph stands."""
+
+    layout: CardLayout
+    body_size: float
+    flowed: Flowed
+
+
+@dataclass(frozen=True)
+class Overflow:
+    """A layout the text does not fit, even at its smallest body size: too long, or with a word
+    wider than a panel (then `wide_word` says so)."""
+
+    layout: CardLayout
+    body_size: float
+    over_mm: float  # text left over after the last panel
+    first_text: str  # the first text that did not fit
+    estimated: bool  # from the text's length alone: the text is at least this much too long
+    wide_word: str = ""
+
+    @property
+    def amount(self) -> str:
+        return f"{'at least ' if self.estimated else ''}{self.over_mm:.1f} mm"
+
+    @property
+    def shortfall(self) -> str:
+        """How it failed, in brief: "12.3 mm over", or "a word too wide"."""
+        return "a word too wide" if self.wide_word else f"{self.amount} over"
+
+    def describe(self) -> str:
+        g = self.layout.geometry
+        if self.wide_word:
+            return f"{g.describe()} on {g.paper.label}: {self.wide_word}"
+        where = (
+            "no text can fit from about" if self.estimated else "the first text that did not fit"
+        )
+        return (
+            f"{g.describe()} on {g.paper.label} even at {self.body_size:g} pt: {self.amount} of "
+            f"text is left over after panel {g.panels} ({where}: {self.first_text!r})"
+        )
+
+
+def fit(root: ET.Element, layout: CardLayout, source: str) -> CardPlan | Overflow:
+    """The largest body size at which the text fits `layout`, balanced; or, at the smallest
+    size, what is left over."""
+    boxes = layout.geometry.text_boxes()
+    capacity = sum(box.height for box in boxes)
+    widest = max(box.width for box in boxes)
+    sizes = layout.text.sizes
+
+    @cache
+    def story(size: float) -> list[Paragraph]:
+        return card_story(root, layout.text, size, source)
+
+    @cache
+    def ruled_out(size: float) -> bool:
+        """Whether a word too wide or the text's length alone show it cannot fit at `size`."""
+        return bool(_wide_word(story(size), boxes)) or (
+            _height_bound(story(size), widest, capacity)[0] > capacity
+        )
+
+    # Most texts fit at the largest size. One that does not is tried at the smallest size
+    # before anything is flowed: a word too wide there is too wide at every size, and a text
+    # far too long there is an error found from its length alone (splitting a long paragraph
+    # again and again is slow).
+    if ruled_out(sizes[0]):
+        wide = _wide_word(story(sizes[-1]), boxes)
+        if wide:
+            return Overflow(layout, sizes[-1], 0.0, "", False, wide)
+        bound, first = _height_bound(story(sizes[-1]), widest, capacity)
+        if bound > capacity * FAST_FAIL_RATIO:
+            return Overflow(layout, sizes[-1], to_mm(bound - capacity), first, True)
+    for size in sizes:
+        if size != sizes[-1] and ruled_out(size):
+            continue
+        flowed = flow(story(size), boxes)
+        if flowed.fits:
+            return CardPlan(layout, size, balanced(story(size), boxes, full=flowed))
+    return Overflow(layout, sizes[-1], to_mm(flowed.left_over_height), _first_text(flowed), False)
+
+
+def _first_text(flowed: Flowed) -> str:
+    return _quote(" ".join(flowable_text(item) for item in flowed.left_over[:2]))
+
+
+def _quote(text: str) -> str:
+    """The start of `text`, cut at a word and at most 50 characters: what an error quotes."""
+    text = " ".join(text.split())
+    if len(text) <= 50:
+        return text
+    return text[:50].rsplit(" ", 1)[0] + " …"
+
+
+def _height_bound(story: list[Paragraph], width: float, capacity: float) -> tuple[float, str]:
+    """A lower bound on the story's height in boxes `width` points wide (a line holds at most
+    its width of text and the space it breaks at), and about where the text passes `capacity`:
+    from there on, nothing can fit."""
+    total = 0.0
+    crossing: int | None = None
+    texts = [flowable_text(item) for item in story]
+    for index, (item, text) in enumerate(zip(story, texts, strict=True)):
+        style = item.style
+        space = text_width(" ", style.fontName, style.fontSize)
+        line = max(width - style.leftIndent - style.rightIndent + space, 1.0)
+        height = ceil(text_width(text, style.fontName, style.fontSize) / line) * style.leading
+        if crossing is None and total + height > capacity:
+            share = max(0.0, (capacity - total) / height)
+            # From the word where the capacity runs out, on into what follows.
+            cut = int(share * len(text))
+            rest = text[text.rfind(" ", 0, cut) + 1 :]
+            first = " ".join([rest, *texts[index + 1 : index + 3]])
+            crossing = index
+        total += height
+    return total, _quote(first) if crossing is not None else ""
+
+
+def _wide_word(story: list[Paragraph], boxes: tuple[Box, ...]) -> str:
+    """What is wrong if a word is wider than the narrowest panel (it would be broken mid-word
+    or stick out over a fold), else ""."""
+    width = min(box.width for box in boxes)
+    for item in story:
+        room = width - item.style.leftIndent - item.style.rightIndent
+        if item.minWidth() > room + 1e-6:
+            words = item.getPlainText().split()
+            font, size = item.style.fontName, item.style.fontSize
+            word = max(words, key=lambda w: text_width(w, font, size))
+            return (
+                f"the word {word[:60]!r} is {to_mm(item.minWidth()):.1f} mm wide at {size:g} pt, "
+                f"wider than a panel's {to_mm(room):.1f} mm of text"
+            )
+    return ""
+
+
+def plan_card(rules: RulesText, request: CardRequest) -> CardPlan:
+    """The card for `request`: the smallest fold scheme the text fits (or the one asked for),
+    at the largest body size that fits; a FitError saying what would take it when none does."""
     register_fonts()
-    layout = load_card_layout(paper, panels, large_print)
     root = card_markup(rules)
-    overflow = ""
-    for body_size in layout.text.sizes:
-        data, overflow = _render_at(rules, layout, root, body_size)
-        if not overflow:
-            return data
-    raise FitError(overflow)
+    schemes = [request.fold] if request.fold is not None else list(FoldScheme)
+    tried: list[Overflow] = []
+    for scheme in schemes:
+        result = fit(root, load_card_layout(request, scheme), rules.source)
+        if isinstance(result, CardPlan):
+            return result
+        tried.append(result)
+    message = f"{rules.source}: the rules do not fit " + tried[-1].describe()
+    if tried[-1].wide_word and all(o.wide_word for o in tried):
+        message = f"{rules.source}: {tried[-1].wide_word} on {tried[-1].layout.geometry.describe()}"
+    for other in tried[:-1]:
+        message += f"; nor {other.layout.geometry.describe()} ({other.shortfall})"
+    raise FitError(f"{message}; {_advice(root, rules.source, request, tried)}")
 
 
-def _render_at(
-    rules: RulesText, layout: CardLayout, root: ET.Element, body_size: float
-) -> tuple[bytes, str]:
-    geometry = layout.geometry
-    buffer = io.BytesIO()
+def _advice(root: ET.Element, source: str, request: CardRequest, tried: list[Overflow]) -> str:
+    """What would take the text, found by trying, smallest first: the other fold scheme or the
+    default panels on this paper, then A3, then normal print; or by how much to shorten it."""
+    done = {replace(request, fold=o.layout.geometry.scheme) for o in tried}
+    candidates = [replace(request, panels=None)]
+    if request.paper is not Paper.A3:
+        candidates.append(replace(request, paper=Paper.A3, panels=None))
+    if request.large_print:
+        candidates.append(replace(request, panels=None, large_print=False))
+    last = tried[-1]
+    for candidate in candidates:
+        for scheme in FoldScheme:
+            asked = replace(candidate, fold=scheme)
+            if asked in done:
+                continue
+            done.add(asked)
+            result = fit(root, load_card_layout(asked, scheme), source)
+            if isinstance(result, CardPlan):
+                normal = " in normal print" if request.large_print and not asked.large_print else ""
+                # The whole command: a game's named card is printed on A4 and Letter only,
+                # and `card --rules` takes every paper.
+                return (
+                    f"it would fit {result.layout.geometry.describe()} on {asked.paper.label}"
+                    f"{normal} at {result.body_size:g} pt: printgen build card --rules {source} "
+                    f"{asked.flags()}"
+                )
+            last = result
+    g = last.layout.geometry
+    if last.wide_word:
+        return "no card's panels are that wide: put a space in the word, or shorten it"
+    return (
+        f"no card printgen folds takes it, not even {g.describe()} on {g.paper.label} "
+        f"({last.amount} over at {last.body_size:g} pt): shorten the text"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Drawing: the planned text, the marks, and the spare paper's notes, scale bar and footer.
+
+
+def render_card(rules: RulesText, request: CardRequest) -> bytes:
+    """The card as PDF bytes; FitError when the text fits no card asked for."""
+    plan = plan_card(rules, request)
+    layout, g = plan.layout, plan.layout.geometry
     meta = PdfMeta(
         title=f"{rules.title}: rules card",
-        subject=f"{geometry.panels}-panel accordion rules card for {rules.title}",
+        subject=f"{g.panels}-panel {g.scheme.label} rules card for {rules.title}",
     )
-    frames = []
-    for k in range(geometry.panels):
-        box = geometry.text_box(k)
-        frames.append(Frame(box.x, box.y, box.width, box.height, 0, 0, 0, 0, id=f"panel {k + 1}"))
-
-    def page_art(canvas: Canvas, _doc: BaseDocTemplate) -> None:
-        apply_document_settings(canvas, meta)
-        draw_marks(canvas, geometry)
-        draw_spare_notes(canvas, geometry, layout.spare)
-
-    document = _CardDocument(
-        buffer,
-        pagesize=geometry.page.points,
-        pageTemplates=[PageTemplate(id="card", frames=frames, onPage=page_art)],
-        invariant=1,
-        title=meta.title,
-        subject=meta.subject,
-        author=meta.author,
-        creator=meta.creator,
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, g.page, meta)
+    plan.flowed.draw(canvas)
+    draw_marks(canvas, g, float(layout.spare["label_size"]))
+    draw_spare_notes(canvas, g, layout.spare)
+    purpose = f"rules card, {g.panels}-panel {g.scheme.label}"
+    sheet_footer(
+        canvas,
+        mm(g.page.width_mm - SAFE_MARGIN_MM),
+        mm(SAFE_MARGIN_MM + 1.0),
+        rules.title,
+        purpose,
+        credit=rules.credit,
+        anchor=Anchor.RIGHT,
+        max_width=mm(g.page.width_mm - 2 * SAFE_MARGIN_MM - SCALE_BAR_ROOM_MM),
     )
-    story = card_story(root, layout.text, body_size, rules.source)
-    document.build(story)
-    spilled = [f for page, _frame, f in document.placed if page > 1]
-    if not spilled:
-        return buffer.getvalue(), ""
-    last = f"panel {geometry.panels}"
-    height = sum(getattr(f, "height", 0.0) for f in spilled)
-    first = next((f.getPlainText() for f in spilled if isinstance(f, Paragraph)), "")
-    message = (
-        f"{rules.source}: the rules do not fit the {geometry.panels} panels: "
-        f"{to_mm(height):.1f} mm of text is left over after {last} even at "
-        f"{body_size:g} pt (the first text that did not fit: {first[:50]!r}); "
-        "shorten the text or use --large-print or more --panels"
-    )
-    return b"", message
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
 
 
-def draw_marks(canvas: Canvas, g: CardGeometry) -> None:
-    """FOLD lines between panels, FOLD & TEAR lines on the right and bottom, labelled on the
-    spare paper so the marks can be seen while folding."""
-    page_h = g.page.height_mm
-    top = mm(page_h - EDGE_CLEAR_MM - 1.0)
-    bottom = page_h - g.panel_height
-    label_size = 7.0
-    for x in g.fold_xs():
-        fold_line(canvas, mm(x), top, mm(x), mm(bottom - g.overrun))
+def fold_label(line: FoldLine, g: CardGeometry) -> str:
+    """A fold's label. One-row cards say the direction. A double card's upright folds are
+    labelled under the bottom row, whose face is turned away while folding, so there the
+    label gives the order only and the line's style and the notes give the direction."""
+    if g.rows == 1 or not line.upright:
+        return f"FOLD {line.number} · {line.direction.value.upper()}"
+    return f"FOLD {line.number}"
+
+
+def draw_marks(canvas: Canvas, g: CardGeometry, label_size: float) -> None:
+    """Fold lines in their direction's style, FOLD & TEAR lines on the right and bottom, each
+    labelled on the spare paper so it can be read while folding."""
+    for line in g.fold_lines():
+        directed_fold_line(
+            canvas, mm(line.x1), mm(line.y1), mm(line.x2), mm(line.y2), line.direction
+        )
+        if not line.upright:
+            # The double's middle fold: its label stands just past the line's end.
+            draw_text(
+                canvas,
+                "◀ " + fold_label(line, g),
+                mm(line.x2 + 1.5),
+                mm(line.y2 - 1.2),
+                LABEL_FONT,
+                label_size,
+                where="FOLD label",
+            )
+        elif line.y2 < g.bottom:
+            draw_text(
+                canvas,
+                "▲ " + fold_label(line, g),
+                mm(line.x2),
+                mm(line.y2 - 3.5),
+                LABEL_FONT,
+                label_size,
+                where="FOLD label",
+                anchor=Anchor.CENTRE,
+            )
+    right, bottom = g.tear_lines()
+    tear_line(canvas, *(mm(v) for v in right))
+    tear_line(canvas, *(mm(v) for v in bottom))
+    # The right edge's labels read upwards beside it, one per row; the bottom edge's under it.
+    for row in range(g.rows):
+        canvas.saveState()
+        canvas.translate(mm(g.width + 3.5), mm(g.page.height_mm - (row + 0.5) * g.panel_height))
+        canvas.rotate(90)
         draw_text(
             canvas,
-            FOLD_LABEL,
-            mm(x),
-            mm(bottom - g.overrun - 3.5),
-            "PG-Sans-Bold",
+            TEAR_LABEL,
+            0,
+            0,
+            LABEL_FONT,
             label_size,
-            where="FOLD label",
+            where="FOLD & TEAR label",
             anchor=Anchor.CENTRE,
         )
-    right = g.width
-    tear_line(canvas, mm(right), top, mm(right), mm(bottom - g.overrun))
-    tear_line(canvas, mm(EDGE_CLEAR_MM + 1.0), mm(bottom), mm(right + g.overrun * 0.75), mm(bottom))
-    # The right edge's label reads upwards beside its line; the bottom edge's sits under it.
-    canvas.saveState()
-    canvas.translate(mm(right + 3.5), mm(page_h - g.panel_height / 2))
-    canvas.rotate(90)
+        canvas.restoreState()
     draw_text(
         canvas,
         TEAR_LABEL,
-        0,
-        0,
-        "PG-Sans-Bold",
-        label_size,
-        where="FOLD & TEAR label",
-        anchor=Anchor.CENTRE,
-    )
-    canvas.restoreState()
-    draw_text(
-        canvas,
-        TEAR_LABEL,
-        mm(g.edge_padding),
-        mm(bottom - 3.5),
-        "PG-Sans-Bold",
+        mm(g.edge_margin),
+        mm(g.bottom - 3.5),
+        LABEL_FONT,
         label_size,
         where="FOLD & TEAR label",
     )
 
 
-def draw_spare_notes(canvas: Canvas, g: CardGeometry, spare: dict[str, Any]) -> None:
-    """How to print and fold, and a scale bar, on the paper that is torn off."""
-    notes = spare["notes"]
-    columns = int(spare["columns"])
-    gap = float(spare["gap_mm"])
+def spare_note_boxes(g: CardGeometry, columns: int, gap: float) -> tuple[Box, ...]:
+    """Where the printing notes go on the spare paper: in columns under the fold labels, or in
+    one column beside the card, around the middle fold's label."""
+    bottom = SAFE_MARGIN_MM + 10.0  # above the scale bar and the footer
+    if g.notes == "below":
+        top = g.bottom - g.overrun - 8.0
+        usable = g.page.width_mm - 2 * SAFE_MARGIN_MM
+        width = (usable - gap * (columns - 1)) / columns
+        return tuple(
+            Rect(SAFE_MARGIN_MM + k * (width + gap), bottom, width, top - bottom).box()
+            for k in range(columns)
+        )
+    left = g.width + 9.0
+    width = g.page.width_mm - SAFE_MARGIN_MM - left
+    top = g.page.height_mm - SAFE_MARGIN_MM
+    middle = g.middle if g.middle is not None else bottom
+    boxes = [Rect(left, middle + 3.5, width, top - middle - 3.5)]
+    if g.middle is not None:
+        boxes.append(Rect(left, bottom, width, middle - 3.5 - bottom))
+    return tuple(box.box() for box in boxes)
+
+
+def draw_spare_notes(canvas: Canvas, g: CardGeometry, spare: dict[str, Any]) -> Flowed:
+    """How to print and fold, balanced across the note boxes, and the scale bar."""
     size = float(spare["size"])
-    left = SAFE_MARGIN_MM
-    usable = g.page.width_mm - 2 * SAFE_MARGIN_MM
-    width = (usable - gap * (columns - 1)) / columns
-    top = g.page.height_mm - g.panel_height - g.overrun - 8.0
-    bar_y = SAFE_MARGIN_MM + 5.0
-    bottom = bar_y + 5.0
-    style = ParagraphStyle("note", fontName=spare["font"], fontSize=size, leading=size * 1.25)
-    for index, note in enumerate(notes):
-        column = index % columns
+    style = ParagraphStyle(
+        "note", fontName=spare["font"], fontSize=size, leading=size * 1.25, spaceAfter=size * 0.6
+    )
+    story = []
+    for note in spare["notes"]:
         title = str(note["title"])
         stop = "" if title[-1:] in ".?!:" else "."
         markup = f"<b>{escape(title)}{stop}</b> {escape(str(note['text']))}"
-        box = Box(mm(left + column * (width + gap)), mm(bottom), mm(width), mm(top - bottom))
-        draw_in_box(
-            canvas,
-            paragraph(markup, style, f"spare note {note['title']!r}"),
-            box,
-            f"spare note {note['title']!r}",
+        story.append(paragraph(markup, style, f"spare note {title!r}"))
+    boxes = spare_note_boxes(g, int(spare["columns"]), float(spare["gap_mm"]))
+    # A note reads best whole, so the notes share out between the boxes unsplit if they can.
+    flowed = balanced(story, boxes, split=False)
+    if not flowed.fits:
+        flowed = balanced(story, boxes)
+    if not flowed.fits:
+        raise FitError(
+            f"{LAYOUT_FILE}: the printing notes do not fit the spare paper of "
+            f"{g.describe()} on {g.paper.label}: {to_mm(flowed.left_over_height):.1f} mm left over"
         )
-    scale_bar(canvas, mm(left), mm(bar_y), float(spare["scale_bar_mm"]))
+    flowed.draw(canvas)
+    scale_bar(canvas, mm(SAFE_MARGIN_MM), mm(SAFE_MARGIN_MM + 5.0), float(spare["scale_bar_mm"]))
+    return flowed
 
 
-def build_card(options: BuildOptions, rules_path: Path | None = None) -> bytes:
-    path = options.rules if options.rules is not None else rules_path
-    if path is None:
+# ---------------------------------------------------------------------------------------------
+# The builder behind `card --rules FILE` and every game's rules card (printgen/games/__init__.py).
+
+
+def card_request(options: BuildOptions) -> CardRequest:
+    fold = FoldScheme(options.fold) if options.fold else None
+    return CardRequest(options.paper, fold, options.panels, options.large_print)
+
+
+def build_card(options: BuildOptions) -> bytes:
+    if options.rules is None:
         raise InputError("the card needs a rules source: --rules seeds/FILE.md")
-    return render_card(load_rules(path), options.paper, options.panels, options.large_print)
+    return render_card(load_rules(options.rules), card_request(options))
 
 
 def build_rules_card(options: BuildOptions, _progress: Progress | None) -> bytes:

@@ -3,7 +3,9 @@ errors into messages and exit codes."""
 
 from __future__ import annotations
 
+import gc
 import sys
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -28,11 +30,12 @@ from printgen.materials import (
     Material,
     PhotoOptions,
     ScoreReport,
+    load,
 )
 from printgen.paths import OUTPUT_DIR
 from printgen.render.units import Paper
 
-IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png"})
+IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif"})
 SHEET_SUFFIXES = frozenset({".toml", ".json"})
 
 
@@ -147,8 +150,13 @@ def _complete_game(
     type=click.Path(dir_okay=False, path_type=Path),
     help="(card) The rules-text source to print, a Markdown file in seeds/.",
 )
-@click.option("--panels", type=int, help="(card) Number of accordion panels.")
-@click.option("--large-print", is_flag=True, help="(cards) Taller panels, body text 11 pt or more.")
+@click.option("--panels", type=int, help="(cards) Number of panels (even for --fold double).")
+@click.option(
+    "--fold",
+    type=click.Choice(["accordion", "double"]),
+    help="(cards) One row of panels, or two folded in half; default: the smaller that fits.",
+)
+@click.option("--large-print", is_flag=True, help="(cards) Larger panels, body text 11 pt or more.")
 @click.option(
     "--copies",
     type=int,
@@ -175,6 +183,7 @@ def build(
     out: Path,
     rules: Path | None,
     panels: int | None,
+    fold: str | None,
     large_print: bool,
     copies: int,
     pairs: int,
@@ -186,7 +195,7 @@ def build(
     \b
     Examples:
       printgen build war-card --paper letter
-      printgen build card --rules seeds/war.md --panels 4 --large-print
+      printgen build card --rules seeds/war.md --fold double --large-print
       printgen build one-page-war --copies 40
     """
     known = {m.name: m for m in all_materials()}
@@ -203,6 +212,7 @@ def build(
         rules=rules,
         panels=panels,
         large_print=large_print,
+        fold=fold,
         copies=copies,
         pairs=pairs,
         layout=layout,
@@ -215,6 +225,7 @@ def build(
         check_output_folder(out)
     except PrintgenError as error:
         fail(f"--out {error} (it names the folder the PDFs are written to)")
+    _load_code(chosen)
     if len(chosen) == 1:
         _report(_build_one(chosen[0], options, out, show_progress=True))
         return
@@ -225,6 +236,22 @@ def build(
     # Listed after the bar, so the lines do not tear through it on a terminal.
     for target in written:
         _report(target)
+
+
+def _load_code(materials: list[Material]) -> None:
+    """Import the materials' code, then take everything loaded so far (modules, classes, the
+    registry) out of the garbage collector's sweeps: it all lives until the process ends, and
+    sweeping it again and again, and once more at exit, was a seventh of `build war-card`
+    (bench/bench_build.py). Once a process: one that builds again (the tests, through
+    CliRunner) goes on collecting what it makes."""
+    for material in materials:
+        load(material.builder)
+    _freeze_once()
+
+
+@cache
+def _freeze_once() -> None:
+    gc.freeze()
 
 
 def _report(target: Path | None) -> None:
@@ -314,19 +341,54 @@ def layout(game: str, layout_name: str, paper: str, as_json: bool) -> None:
     type=click.Path(path_type=Path),
     help="(one photo) Write the rectified sheet with each reading drawn on it to this PNG.",
 )
-def score(paths: tuple[Path, ...], as_json: bool, partial: bool, annotate: Path | None) -> None:
-    """Score typed-in sheets (TOML or JSON) or photos of sheets (JPEG, PNG); `-` reads a
+@click.option(
+    "--players",
+    help='(photos) The players\' names, near edge first: "Ann,Ben" (a solo sheet: "Ann"), '
+    "instead of First and Second.",
+)
+@click.option(
+    "--team",
+    "team_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="(photos) Score the photos of a team pack's sheets as one team game; the TOML file "
+    "names the teams and, optionally, who sat at which sheet id.",
+)
+@click.option(
+    "--teams",
+    help='(photos) The same with the teams given here: "Ann,Cid vs Ben,Dee" (the first team '
+    "at the near edge; sheet k of the pack is each team's k-th player).",
+)
+@click.option(
+    "--csv",
+    "as_csv",
+    is_flag=True,
+    help="(photos) Print the print run's summary (one row per sheet) as CSV.",
+)
+def score(
+    paths: tuple[Path, ...],
+    as_json: bool,
+    partial: bool,
+    annotate: Path | None,
+    players: str | None,
+    team_file: Path | None,
+    teams: str | None,
+    as_csv: bool,
+) -> None:
+    """Score typed-in sheets (TOML or JSON) or photos of sheets (JPEG, PNG, WebP); `-` reads a
     typed-in sheet from standard input.
 
     The file's `game` key picks the referee. Several files, or a folder, are each scored, with a
-    summary line (or an error) per file. Exit codes: 0 final, 1 bad input (in any of the files),
-    3 provisional (unsure cells or --partial).
+    summary line (or an error) per file; several photos alone give a print run's summary, one
+    row per sheet, read on every core. Exit codes: 0 final, 1 bad input (in any of the files;
+    a refused photo), 3 provisional (unsure cells or --partial).
 
     \b
     Examples:
       printgen score duel.toml
       printgen score --json results/
-      printgen score photo.jpg --annotate checked.png
+      printgen score photo.jpg --annotate checked.png --players "Ann,Ben"
+      printgen score photos/ --csv > run.csv
+      printgen score --teams "Ann,Cid vs Ben,Dee" sheet1.jpg sheet2.jpg
       cat duel.toml | printgen score -
     """
     try:
@@ -334,13 +396,24 @@ def score(paths: tuple[Path, ...], as_json: bool, partial: bool, annotate: Path 
     except InputError as error:
         fail(str(error))
     if not files:
-        fail(f"no .toml, .json, .jpg or .png files in {', '.join(map(str, paths))}")
+        fail(f"no .toml, .json, .jpg, .png or .webp files in {', '.join(map(str, paths))}")
     if annotate is not None:
         _check_annotate(annotate, files)
+    photos = [f for f in files if _is_photo(f)]
+    if team_file is not None or teams is not None or as_csv or len(photos) > 1:
+        if len(photos) != len(files):
+            fail(
+                "--team, --teams, --csv and batches of photos take photos only; score "
+                "typed-in sheets on their own"
+            )
+        from printgen.games.one_page_war.reader.batch_cli import score_photos
+
+        sys.exit(score_photos(photos, partial, players, team_file, teams, as_json, as_csv))
+    names = _player_names(players) if players is not None else None
     outcomes: list[tuple[Path, ScoreReport | PrintgenError]] = []
     for path in files:
         try:
-            outcomes.append((path, _score_file(path, partial, annotate)))
+            outcomes.append((path, _score_file(path, partial, annotate, names)))
         except PrintgenError as error:
             outcomes.append((path, error))
     if as_json:
@@ -368,7 +441,7 @@ def _expand(paths: tuple[Path, ...]) -> list[Path]:
 def _check_annotate(annotate: Path, files: list[Path]) -> None:
     if len(files) > 1:
         fail(f"--annotate draws one photo, but {len(files)} files were given")
-    if files[0].suffix.lower() not in IMAGE_SUFFIXES:
+    if not _is_photo(files[0]):
         fail(f"--annotate applies to photos only; {files[0]} is a typed-in sheet")
     try:
         check_output(annotate, inputs=files)
@@ -376,13 +449,16 @@ def _check_annotate(annotate: Path, files: list[Path]) -> None:
         fail(f"--annotate {error}")
 
 
-def _score_file(path: Path, partial: bool, annotate: Path | None) -> ScoreReport:
+def _score_file(
+    path: Path, partial: bool, annotate: Path | None, players: tuple[str, ...] | None = None
+) -> ScoreReport:
     # Imported here: `printgen --help` and `printgen build` need no parser of sheets.
     from printgen.scoring import load_document, read_photo, score_document
 
-    if path != STDIN and path.suffix.lower() in IMAGE_SUFFIXES:
+    if _is_photo(path):
         check_regular_file(path)
-        return read_photo(path, PhotoOptions(annotate=annotate, partial=partial))
+        options = PhotoOptions(annotate=annotate, partial=partial, players=players)
+        return read_photo(path, options)
     return score_document(load_document(path), input_name(path), partial)
 
 
@@ -430,9 +506,34 @@ def serve(port: int, lan: bool) -> None:
     from printgen.web.serve import serve as start
 
     try:
-        start(port=port, lan=lan, echo=echo)
+        # click.echo, not the escaping echo: the QR code is drawn with terminal colours.
+        start(port=port, lan=lan, echo=click.echo)
     except PrintgenError as error:
         fail(str(error))
+
+
+def _is_photo(path: Path) -> bool:
+    """A photo by its name, or an image or PDF whatever its name (the photo reader then says
+    what it is and what it takes)."""
+    if path == STDIN:
+        return False
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        return True
+    if path.suffix.lower() in SHEET_SUFFIXES:
+        return False
+    from printgen.games.one_page_war.reader.photo import file_kind
+
+    return file_kind(path) is not None
+
+
+def _player_names(text: str) -> tuple[str, ...]:
+    from printgen.games.one_page_war.reader.batch import player_names
+
+    try:
+        return player_names(text)
+    except PrintgenError as error:
+        fail(str(error))
+        raise  # not reached: fail() exits
 
 
 def main() -> None:

@@ -37,6 +37,8 @@ class BuildOptions:
     rules: Path | None = None
     panels: int | None = None
     large_print: bool = False
+    # (cards) "accordion" or "double"; None: the smallest fold scheme the text fits.
+    fold: str | None = None
     copies: int = 1
     pairs: int = 2
     layout: str = "standard"
@@ -45,7 +47,7 @@ class BuildOptions:
 
 
 # Names of the optional BuildOptions fields, as a material declares which it accepts.
-OPTION_NAMES = ("rules", "panels", "large_print", "copies", "pairs", "layout", "batch")
+OPTION_NAMES = ("rules", "panels", "large_print", "fold", "copies", "pairs", "layout", "batch")
 
 # What a material's builder is: options in, the PDF's bytes out.
 Builder = Callable[[BuildOptions, Progress | None], bytes]
@@ -100,6 +102,8 @@ class ScoreOptions:
 class PhotoOptions:
     annotate: Path | None = None
     partial: bool = False
+    # The players' names, near edge first (`--players`); None: placeholders.
+    players: tuple[str, ...] | None = None
 
 
 PhotoReader = Callable[[Path, PhotoOptions], ScoreReport]

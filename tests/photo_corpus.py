@@ -53,20 +53,39 @@ class Blank:
 
 
 @cache
-def blank_sheet(paper: Paper = Paper.A4, mode: str = "duel", version: int | None = None) -> Blank:
+def blank_sheet(
+    paper: Paper = Paper.A4,
+    mode: str = "duel",
+    version: int | None = None,
+    sheet: int = 1,
+    pairs: int = 2,
+) -> Blank:
     """The printed sheet, rendered from printgen's own PDF at SHEET_PX_PER_MM; `version` draws
-    an earlier version of the layout (None: the current one)."""
+    an earlier version of the layout (None: the current one); for a team pack of `pairs`
+    pairs, its `sheet`-th sheet."""
     from printgen.games.one_page_war.geometry import sheet_id
-    from printgen.games.one_page_war.sheets import build_duel, build_solo
+    from printgen.games.one_page_war.sheets import (
+        SheetSpec,
+        build_duel,
+        build_solo,
+        build_team,
+        team_pages,
+    )
     from printgen.materials import BuildOptions
     from printgen.render.readback import render_page
 
-    build = {"duel": build_duel, "solo": build_solo}[mode]
-    pdf = build(BuildOptions(paper=paper), None, version=version)
-    image = render_page(pdf, 0, dpi=SHEET_PX_PER_MM * 25.4)
+    build = {"duel": build_duel, "solo": build_solo, "team": build_team}[mode]
+    pdf = build(BuildOptions(paper=paper, pairs=pairs), None, version=version)
+    page = sheet - 1 if mode == "team" else 0
+    image = render_page(pdf, page, dpi=SHEET_PX_PER_MM * 25.4)
     layout = load_layout("standard", version)
-    tag = SheetTag("standard", layout.version, paper, sheet_id(mode, "standard", paper, 1))
-    return Blank(image, tag)
+    if mode == "team":
+        spec = team_pages(layout, paper, pairs)[page]
+        assert isinstance(spec, SheetSpec)
+        ident = spec.sheet_id
+    else:
+        ident = sheet_id(mode, "standard", paper, 1)
+    return Blank(image, SheetTag("standard", layout.version, paper, ident))
 
 
 Key = tuple[str, str | None, str | None, int]  # kind, arena, side, index
@@ -396,6 +415,16 @@ def cover_marker(marker_id: int) -> Callable[[np.ndarray, SheetGeometry], None]:
         e = geometry.find(Kind.MARKER, index=marker_id)
         rows, cols = _px(e)
         sheet[rows, cols] = (196, 150, 120)
+
+    return edit
+
+
+def cover_qr() -> Callable[[np.ndarray, SheetGeometry], None]:
+    """An edit: a finger (a flat skin-coloured patch) over half of the QR code."""
+
+    def edit(sheet: np.ndarray, geometry: SheetGeometry) -> None:
+        rows, cols = _px(geometry.find(Kind.QR))
+        sheet[rows, cols.start : (cols.start + cols.stop) // 2] = (196, 150, 120)
 
     return edit
 

@@ -21,6 +21,7 @@ from printgen.materials import BuildOptions, Material
 from printgen.render.readback import (
     TextRun,
     embedded_fonts,
+    page_boxes,
     page_count,
     page_size_mm,
     page_text,
@@ -192,37 +193,126 @@ def _in(run: TextRun, rect: geo.Rect) -> bool:
     return rect.x <= run.x_mm <= rect.right and rect.y <= run.y_mm <= rect.top
 
 
-def test_every_card_has_cut_lines_and_a_fold_line(pdfs) -> None:  # type: ignore[no-untyped-def]
-    pdf = pdfs[("aiue-cards", Paper.A4)]
-    sheet = geo.card_sheet(LAYOUT, Paper.A4)
-    dashed = [s for s in segments(pdf, 0) if s.dashed]
-    horizontal = [s for s in dashed if abs(s.y1_mm - s.y2_mm) < 0.01]
-    vertical = [s for s in dashed if abs(s.x1_mm - s.x2_mm) < 0.01]
-
-    def spans_across(y: float, x1: float, x2: float) -> bool:
-        return any(
-            abs(s.y1_mm - y) < 0.01
-            and min(s.x1_mm, s.x2_mm) <= x1 + 0.01
-            and max(s.x1_mm, s.x2_mm) >= x2 - 0.01
-            for s in horizontal
-        )
-
-    def spans_down(x: float, y1: float, y2: float) -> bool:
-        return any(
-            abs(s.x1_mm - x) < 0.01
-            and min(s.y1_mm, s.y2_mm) <= y1 + 0.01
-            and max(s.y1_mm, s.y2_mm) >= y2 - 0.01
-            for s in vertical
-        )
-
+@pytest.mark.parametrize("paper", PAPERS, ids=lambda p: p.value)
+def test_cuts_have_crop_marks_outside_the_bleed_and_folds_a_dashed_line(pdfs, paper: Paper) -> None:  # type: ignore[no-untyped-def]
+    pdf = pdfs[("aiue-cards", paper)]
+    sheet = geo.card_sheet(LAYOUT, paper)
+    page = geo.cards_page(paper)
+    spec = LAYOUT.cards
+    grid = sheet.grid
+    # Neighbours share their cuts: 5 vertical cuts for 4 columns, 3 horizontal for 2 rows.
+    assert len(sheet.cuts_x) == spec.columns + 1 and len(sheet.cuts_y) == spec.rows + 1
     for slot in sheet.slots:
-        strip = slot.strip
-        assert spans_across(slot.fold_y, strip.x, strip.right), f"card {slot.index}: no fold"
-        assert slot.fold_y == pytest.approx(strip.y + strip.height / 2)
-        for y in (strip.y, strip.top):
-            assert spans_across(y, strip.x, strip.right), f"card {slot.index}: no cut at {y}"
-        for x in (strip.x, strip.right):
-            assert spans_down(x, strip.y, strip.top), f"card {slot.index}: no cut at {x}"
+        assert slot.strip.x in sheet.cuts_x and slot.strip.right in sheet.cuts_x
+        assert slot.strip.y in sheet.cuts_y and slot.strip.top in sheet.cuts_y
+    drawn = segments(pdf, 0)
+    solid = [s for s in drawn if not s.dashed]
+    for x1, y1, x2, y2 in sheet.crop_marks:
+        # Each mark is drawn, solid, wholly outside the bleed and inside the safe margin.
+        assert any(
+            abs(s.x1_mm - x1) < 0.01
+            and abs(s.y1_mm - y1) < 0.01
+            and abs(s.x2_mm - x2) < 0.01
+            and abs(s.y2_mm - y2) < 0.01
+            for s in solid
+        ), (x1, y1, x2, y2)
+        for x, y in ((x1, y1), (x2, y2)):
+            assert not (
+                sheet.bleed.x < x < sheet.bleed.right and sheet.bleed.y < y < sheet.bleed.top
+            )
+            assert 6.0 <= x <= page.width_mm - 6.0 and 6.0 <= y <= page.height_mm - 6.0
+    ends = {(round(x1, 3), round(y1, 3)) for x1, y1, _, _ in sheet.crop_marks}
+    for x in sheet.cuts_x:
+        assert (round(x, 3), round(grid.top + spec.crop_offset, 3)) in ends
+        assert (round(x, 3), round(grid.y - spec.crop_offset, 3)) in ends
+    for y in sheet.cuts_y:
+        assert (round(grid.x - spec.crop_offset, 3), round(y, 3)) in ends
+        assert (round(grid.right + spec.crop_offset, 3), round(y, 3)) in ends
+    # Nothing is ruled along a cut inside the block: a miscut would show the line.
+    for s in drawn:
+        on_x = abs(s.x1_mm - s.x2_mm) < 0.01 and any(abs(s.x1_mm - x) < 0.01 for x in sheet.cuts_x)
+        on_y = abs(s.y1_mm - s.y2_mm) < 0.01 and any(abs(s.y1_mm - y) < 0.01 for y in sheet.cuts_y)
+        inside = (
+            grid.x < (s.x1_mm + s.x2_mm) / 2 < grid.right
+            and grid.y < (s.y1_mm + s.y2_mm) / 2 < grid.top
+        )
+        assert not ((on_x or on_y) and inside), s
+    # Each card's fold is dashed across it, stopping just short of its cuts: it looks nothing
+    # like the solid marks, and its white underline never reaches the card's edge.
+    inset = materials.FOLD_INSET
+    for slot in sheet.slots:
+        assert slot.fold_y == pytest.approx(slot.strip.y + slot.strip.height / 2)
+        assert any(
+            s.dashed
+            and abs(s.y1_mm - slot.fold_y) < 0.01
+            and abs(s.y2_mm - slot.fold_y) < 0.01
+            and min(s.x1_mm, s.x2_mm) == pytest.approx(slot.strip.x + inset)
+            and max(s.x1_mm, s.x2_mm) == pytest.approx(slot.strip.right - inset)
+            for s in drawn
+        ), f"card {slot.index}: no fold line"
+
+
+@pytest.mark.parametrize("paper", PAPERS, ids=lambda p: p.value)
+def test_the_colour_runs_across_every_cut_and_into_the_bleed(pdfs, paper: Paper) -> None:  # type: ignore[no-untyped-def]
+    """No white hairline at a cut, and a cut 1 mm off the line still shows colour: sampled on
+    the colours whose pattern is darker than their fill (a white pattern is white on purpose)."""
+    dpi = 150
+    pdf = pdfs[("aiue-cards", paper)]
+    sheet = geo.card_sheet(LAYOUT, paper)
+    height_mm = geo.cards_page(paper).height_mm
+    grid, bleed = sheet.grid, sheet.bleed
+    for index, colour in enumerate(LAYOUT.cards.colours):
+        if colour.ink.upper() == "#FFFFFF":
+            continue
+        image = render_page(pdf, index, dpi).astype(int)
+
+        def whites(x1: float, y1: float, x2: float, y2: float, image: np.ndarray = image) -> int:
+            count = 0
+            for t in np.linspace(0, 1, 400):
+                x, y = x1 + (x2 - x1) * t, y1 + (y2 - y1) * t
+                row, col = int((height_mm - y) / 25.4 * dpi), int(x / 25.4 * dpi)
+                count += int(image[row, col].min() > 235)
+            return count
+
+        inner_x = sheet.cuts_x[1:-1]
+        inner_y = sheet.cuts_y[1:-1]
+        lines = [(x + d, grid.y, x + d, grid.top) for x in inner_x for d in (-1, 0, 1)]
+        lines += [(grid.x, y + d, grid.right, y + d) for y in inner_y for d in (-1, 0, 1)]
+        # Round the block, halfway into the bleed and 1 mm inside the outer cuts.
+        for inset in (-LAYOUT.cards.bleed / 2, 1.0):
+            r = geo.Rect(
+                grid.x + inset, grid.y + inset, grid.width - 2 * inset, grid.height - 2 * inset
+            )
+            lines += [(r.x, r.y, r.right, r.y), (r.x, r.top, r.right, r.top)]
+            lines += [(r.x, r.y, r.x, r.top), (r.right, r.y, r.right, r.top)]
+        for line in lines:
+            # Labels and writing panels stand well inside each card, so these lines meet none.
+            assert whites(*line) == 0, f"{colour.name}: white along {line}"
+        assert bleed.width == pytest.approx(grid.width + 2 * LAYOUT.cards.bleed)
+
+
+@pytest.mark.parametrize("paper", PAPERS, ids=lambda p: p.value)
+def test_card_pages_trim_to_the_block_with_bleed_round_it(pdfs, paper: Paper) -> None:  # type: ignore[no-untyped-def]
+    pdf = pdfs[("aiue-cards", paper)]
+    sheet = geo.card_sheet(LAYOUT, paper)
+    for index in range(page_count(pdf)):
+        boxes = page_boxes(pdf, index)
+        for name, rect in (("TrimBox", sheet.grid), ("BleedBox", sheet.bleed)):
+            assert boxes[name] == pytest.approx((rect.x, rect.y, rect.right, rect.top), abs=0.01)
+    # The other materials are finished sheets: trimmed to the page, with no bleed.
+    record = pdfs[("aiue-record", paper)]
+    width, height = page_size_mm(record, 0)
+    assert page_boxes(record, 0)["TrimBox"] == pytest.approx((0, 0, width, height), abs=0.01)
+    assert "BleedBox" not in page_boxes(record, 0)
+
+
+def test_card_sheets_say_what_to_print_on_and_where_to_write(pdfs) -> None:  # type: ignore[no-untyped-def]
+    pdf = pdfs[("aiue-cards", Paper.A4)]
+    for index in range(page_count(pdf)):
+        text = " ".join(page_text(pdf, index).split())
+        assert "Write on the white face" in text
+        assert f"card of {materials.CARD_WEIGHT}" in text and "160-200 g/m²" in text
+        assert "cut from mark to mark" in text and "fold, print outside" in text
 
 
 def test_card_backs_are_coloured_faces_are_white_to_write_on(pdfs) -> None:  # type: ignore[no-untyped-def]
@@ -365,3 +455,82 @@ def test_patterns_cover_the_whole_back_and_face_band(pdfs) -> None:  # type: ign
         }
         for where, (x1, y1, x2, y2) in areas.items():
             assert spread(x1, y1, x2, y2, image) > 10, f"{colour.name}: no pattern at {where}"
+
+
+# --- what every aiue sheet carries, and type by role ---
+
+
+@pytest.mark.parametrize("name", ["aiue-board", "aiue-cards", "aiue-record"])
+def test_every_page_has_the_sheet_footer(pdfs, name: str) -> None:  # type: ignore[no-untyped-def]
+    from printgen import __version__
+
+    pdf = pdfs[(name, Paper.LETTER)]
+    for index in range(page_count(pdf)):
+        footer = [r for r in runs(pdf, index) if r.text.endswith(f"printgen {__version__}")]
+        assert len(footer) == 1, f"{name} page {index + 1}"
+        assert footer[0].text.startswith("aiue battle · ") and footer[0].size == 6.0
+        # The rulebook names no designer, so the footer credits nobody (see docs/rulings.md).
+        assert "©" not in footer[0].text
+
+
+def test_both_board_sides_use_the_same_type_for_the_same_roles(pdfs) -> None:  # type: ignore[no-untyped-def]
+    pdf = pdfs[("aiue-board", Paper.A4)]
+    sides = [runs(pdf, 0), runs(pdf, 1)]
+
+    def role(page_runs: list[TextRun], starts: str) -> set[tuple[str, float]]:
+        # The Latin part of a line (the kana side sets its kana in IPAex at the same size).
+        found = {
+            (r.font.split("+")[1], r.size)
+            for r in page_runs
+            if starts in r.text and "printgen" not in r.text  # not the footer
+        }
+        assert found, starts
+        return found
+
+    assert (
+        role(sides[0], "aiue battle")
+        == role(sides[1], "aiue battle")
+        == {("DejaVuSans-Bold", materials.TITLE_SIZE)}
+    )
+    assert role(sides[0], "Call a letter") == {("DejaVuSans", materials.HINT_SIZE)}
+    assert role(sides[1], "strike each") == {("DejaVuSans", materials.HINT_SIZE)}
+    assert role(sides[0], "called: struck") == role(sides[1], "called: struck")
+    kana_hint = [r for r in sides[1] if r.text.startswith("呼んだ")]
+    assert kana_hint and all(r.size == materials.HINT_SIZE for r in kana_hint)
+
+
+def test_wrapped_topics_start_under_their_first_line(pdfs) -> None:  # type: ignore[no-untyped-def]
+    pdf = pdfs[("aiue-record", Paper.A4)]
+    page_runs = runs(pdf, 1)
+    for card in geo.topic_cards(LAYOUT, Paper.A4):
+        # The two columns of the topic list, between the intro and the reminder at the foot.
+        listed = [
+            r
+            for r in page_runs
+            if card.x < r.x_mm < card.right and card.y + 45 < r.y_mm < card.top - 29
+        ]
+        bullets = {round(r.x_mm, 1) for r in listed if r.text == "•"}
+        texts = {round(r.x_mm, 1) for r in listed if r.text != "•"}
+        assert len(bullets) == 2, bullets
+        # First lines and wrapped lines of each column start at one x: two x's in all.
+        assert len(texts) == 2, sorted(texts)
+        assert any(r.text == "neighbourhood" for r in listed)  # a topic that wraps
+
+
+@pytest.mark.parametrize("paper", PAPERS, ids=lambda p: p.value)
+def test_each_round_cell_says_what_to_write(pdfs, paper: Paper) -> None:  # type: ignore[no-untyped-def]
+    pdf = pdfs[("aiue-record", paper)]
+    sheet = geo.record_sheet(LAYOUT, paper)
+    page_runs = runs(pdf, 0)
+    for column, (heading, hint) in zip(sheet.columns, materials.RECORD_COLUMNS, strict=True):
+        if not hint:
+            continue
+        for row in sheet.rows:
+            inside = [
+                r
+                for r in page_runs
+                if r.text == hint and column.x < r.x_mm < column.right and row.y < r.y_mm < row.top
+            ]
+            assert len(inside) == 1, (heading, row)
+    date = [r for r in page_runs if r.text == "Date"]
+    assert len(date) == 1 and date[0].x_mm < sheet.date.x

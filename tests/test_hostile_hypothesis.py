@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 
 from printgen.cli import cli
 from printgen.games.one.engine import Board, Point, Position
-from printgen.games.one_page_war.geometry import Kind, SheetTag, sheet_geometry
+from printgen.games.one_page_war.geometry import Kind, sheet_geometry
 from printgen.games.one_page_war.layout import load_layout
 from printgen.games.one_page_war.reader.cells import Reading, SheetReading
+from printgen.games.one_page_war.reader.locate import SheetIdentity
 from printgen.games.one_page_war.reader.report import sheet_mapping, sheet_toml
 from printgen.games.one_page_war.sheet import Sheet, parse_sheet
 from printgen.render.units import Paper
@@ -285,6 +286,50 @@ def test_the_sheet_read_from_a_photo_as_toml_reads_back(
     )
     allies = tuple(Reading(e, "S", 0.6, "empty", 0.4, True) for e in GEOMETRY.select(Kind.ALLIES))
     reading = SheetReading(squares, ticks, allies)
-    tag = SheetTag("standard", LAYOUT.version, Paper.A4, sheet_id)
+    tag = SheetIdentity("standard", LAYOUT.version, Paper.A4, mode, sheet_id)
     text = sheet_toml(reading, LAYOUT, mode, tag)
     assert tomllib.loads(text) == sheet_mapping(reading, LAYOUT, mode, tag)
+
+
+# --- duplicate keys and batches ------------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    keys=st.lists(st.sampled_from(KEYS[1:]), min_size=2, max_size=8, unique=True),
+    data=st.data(),
+)
+def test_a_key_given_twice_in_json_is_named_with_its_line(keys: list[str], data: Any) -> None:
+    twice = data.draw(st.sampled_from(keys))
+    lines = [f'  "{key}": {i}' for i, key in enumerate(["game", *keys])]
+    at = data.draw(
+        st.integers(
+            min_value=lines.index(f'  "{twice}": {keys.index(twice) + 1}') + 1, max_value=len(lines)
+        )
+    )
+    lines.insert(at, f'  "{twice}": "again"')
+    text = "{\n" + ",\n".join(lines) + "\n}"
+    result = RUNNER.invoke(cli, ["score", "-"], input=text)
+    assert result.exit_code == 1
+    assert f"line {at + 2}: the key {twice!r} is given twice" in result.stderr
+
+
+@settings(max_examples=20, deadline=None)
+@given(kinds=st.lists(st.sampled_from(["good", "bad", "missing"]), min_size=1, max_size=5))
+def test_a_batch_reports_every_file_in_order(tmp_path_factory: Any, kinds: list[str]) -> None:
+    folder = tmp_path_factory.mktemp("batch")
+    paths = []
+    for i, kind in enumerate(kinds):
+        path = folder / f"{i}-{kind}.toml"
+        if kind == "good":
+            path.write_text((EXAMPLES / "one" / "position.toml").read_text(), encoding="utf-8")
+        elif kind == "bad":
+            path.write_text("game = [", encoding="utf-8")
+        paths.append(path)
+    result = RUNNER.invoke(cli, ["score", "--json", *map(str, paths)])
+    assert_handled(result)
+    assert result.exit_code == (0 if set(kinds) == {"good"} else 1)
+    entries = json.loads(result.stdout)
+    entries = entries if len(kinds) > 1 else [{"file": str(paths[0]), **entries}]
+    assert [e["file"] for e in entries] == [str(p) for p in paths]
+    assert [("error" in e) for e in entries] == [kind != "good" for kind in kinds]

@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from printgen.cli import cli
-from printgen.errors import InputError
+from printgen.errors import InputError, LayoutError
 from printgen.games import material_named
-from printgen.games.package_war.engine import START_SCORE
+from printgen.games.package_war.engine import RECOMMENDED_DICE, START_SCORE
 from printgen.games.package_war.materials import (
     RULES_SOURCE,
     load_reminders,
@@ -22,6 +22,7 @@ from printgen.games.package_war.materials import (
 )
 from printgen.materials import BuildOptions
 from printgen.render.readback import (
+    all_text,
     embedded_fonts,
     page_size_mm,
     render_page,
@@ -96,7 +97,9 @@ def test_pad_has_start_rounds_and_thresholds(paper: Paper) -> None:
     numbers = [
         r.text.strip()
         for r in runs
-        if r.text.strip().isdigit() and r.x_mm < geometry.column_x[0][0]
+        if r.text.strip().isdigit()
+        and r.x_mm < geometry.column_x[0][0]
+        and r.y_mm > geometry.rows[-1].y
     ]
     assert numbers == [str(n) for n in range(1, len(geometry.rows) + 1)]
     assert len(geometry.rows) >= 20
@@ -108,15 +111,77 @@ def test_pad_has_start_rounds_and_thresholds(paper: Paper) -> None:
 
 def test_pad_and_mat_reminders_come_from_the_rules_source() -> None:
     reminders = load_reminders()
-    mat_text = words(built("mat", Paper.A4)).replace("\u00a0", " ")
-    pad_text = words(built("pad", Paper.A4)).replace("\u00a0", " ")
-    for topic in ("stacking", "scoring"):
+
+    def flat(text: str) -> str:
+        return " ".join(text.replace("\u00a0", " ").split())
+
+    mat_text, pad_text = flat(words(built("mat", Paper.A4))), flat(words(built("pad", Paper.A4)))
+    for topic in ("a round", "stacking", "scoring"):
         for line in reminders.topic(topic):
             # Each line, twice on the mat (one turned to each player); spot its first words.
-            start = plain_text(line).replace("\u00a0", " ")[:18]
+            start = flat(plain_text(line))[:18]
             assert mat_text.count(start) == 2, start
-    for line in reminders.topic("scoring"):
-        assert plain_text(line).replace("\u00a0", " ")[:18] in pad_text
+    for topic in ("a round", "scoring"):
+        for line in reminders.topic(topic):
+            assert flat(plain_text(line))[:18] in pad_text
+
+
+@pytest.mark.parametrize("name", ["pad", "mat"])
+def test_the_distribution_phase_is_printed(name: str) -> None:
+    """What the issue found printed nowhere: take or push, alternate until the line is empty,
+    then score; the other player starts packaging again; a 6 on an empty line; both limits."""
+    text = " ".join(all_text(built(name, Paper.LETTER)).replace("\u00a0", " ").split())
+    for words_ in (
+        "take it onto your own tables or push it across to your rival",
+        "Alternate until the line is empty",
+        "Then write the round's scores on the pad",
+        "The player who did not roll the 6 starts the next packaging",
+        "A 6 on an empty line changes nothing; packaging goes on",
+        "Both at a limit at once: the higher score wins",
+    ):
+        assert words_ in text, words_
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_pool_holds_every_die(paper: Paper) -> None:
+    geometry = mat_geometry(paper)
+    # The rulebook's 26 dice of 16 mm, side by side between the pool's two label bands.
+    assert geometry.die == 16.0
+    inner = geometry.pool.height - 2 * geometry.pool_bands[0].height
+    assert int(geometry.pool.width // 16) * int(inner // 16) >= RECOMMENDED_DICE
+    assert geometry.pool_capacity >= RECOMMENDED_DICE
+    text = words(built("mat", paper))
+    assert text.count(f"all {RECOMMENDED_DICE} dice wait here") == 2
+
+
+def test_a_pool_too_small_for_the_dice_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from printgen.games.package_war import materials
+
+    data = {**materials.load_layout("mat"), "pool": {**materials.load_layout("mat")["pool"]}}
+    data["pool"]["width"] = 60.0
+    monkeypatch.setattr(materials, "load_layout", lambda name: data)
+    with pytest.raises(LayoutError, match="the pool holds 12 dice of 16 mm, not the 26"):
+        materials.mat_geometry(Paper.A4)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_designers_credited_and_a_footer_on_both_sheets(paper: Paper) -> None:
+    credit = "\u00a9 2004 Rasmus Pechuel and Monica Shellman"
+    pad, mat = words(built("pad", paper)), words(built("mat", paper))
+    assert credit in pad and mat.count(credit) == 2  # once under each player's title
+    assert "Package War! · score pad · " + credit + " · printgen " in pad
+    assert "Package War! · play mat · printgen " in mat
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_scale_bar_stands_clear_of_the_scoring_box(paper: Paper) -> None:
+    geometry = pad_geometry(paper)
+    pdf = built("pad", paper)
+    bottom = min(r.y for r in geometry.reminders)
+    # The bar's strokes: the lowest drawn lines, in the scale band.
+    bar = [s for s in segments(pdf) if max(s.y1_mm, s.y2_mm) <= geometry.scale.top + 0.01]
+    assert bar, "no scale bar drawn"
+    assert bottom - max(max(s.y1_mm, s.y2_mm) for s in bar) >= 3.9
 
 
 def test_the_rulebook_examples_are_in_the_reminders() -> None:
@@ -144,7 +209,7 @@ def test_a_changed_rules_source_changes_the_mat(tmp_path: Path) -> None:
 @pytest.mark.parametrize("paper", PAPERS)
 def test_mat_faces_both_players(paper: Paper) -> None:
     runs = text_runs(built("mat", paper))
-    for label in ("TABLE 1", "TABLE 2", "Stacking", "Scoring", "PACKAGE POOL"):
+    for label in ("TABLE 1", "TABLE 2", "A round", "Stacking", "Scoring", "PACKAGE POOL", "Player"):
         found = [r for r in runs if r.text.strip() == label]
         assert sorted(r.upside_down for r in found) == [False, True], label
     geometry = mat_geometry(paper)
@@ -243,3 +308,22 @@ def test_rules_source_states_the_engine_numbers() -> None:
     assert f"Reach {WIN_SCORE} points" in text
     assert f"holds {['zero', 'one', 'two', 'three', 'four', 'five'][LINE_LENGTH]} packages" in text
     assert f"{MIN_DICE} to {RECOMMENDED_DICE} six-sided dice" in rules.equipment
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_wrapped_reminder_lines_start_under_their_first_line(paper: Paper) -> None:
+    geometry = pad_geometry(paper)
+    for box in geometry.reminders:
+        inside = [
+            r
+            for r in text_runs(built("pad", paper))
+            if box.x < r.x_mm < box.right and box.y < r.y_mm < box.top - 6  # below the title
+        ]
+        lines: dict[float, float] = {}
+        for run in inside:
+            if run.text.strip() != "\u2022":
+                y = round(run.y_mm, 1)
+                lines[y] = min(lines.get(y, run.x_mm), run.x_mm)
+        assert len(lines) >= 6
+        starts = {round(x, 1) for x in lines.values()}
+        assert len(starts) == 1, sorted(starts)

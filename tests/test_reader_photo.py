@@ -19,7 +19,6 @@ from printgen.games.one_page_war.reader.errors import (
     DamagedImage,
     ForeignSheet,
     ImageTooLarge,
-    MarkerMissing,
     NoSheet,
     NotAnImage,
     PhotoError,
@@ -91,15 +90,17 @@ def test_photo_with_no_sheet(tmp_path: Path, runner: CliRunner) -> None:
     assert code == 1 and "retake the photo" in output
 
 
-def test_a_covered_marker_is_named(tmp_path: Path, runner: CliRunner) -> None:
+def test_one_covered_marker_still_reads(tmp_path: Path) -> None:
     path = tmp_path / "covered.jpg"
-    photo_corpus.make_photo(
+    photo = photo_corpus.make_photo(
         path, 4, SMALL, mode="duel", shot=GENTLE, edit=photo_corpus.cover_marker(2)
     )
-    with pytest.raises(MarkerMissing, match=r"found 3 of .* missing: bottom-right"):
-        read(path)
-    code, output = _score(runner, path, tmp_path)
-    assert code == 1 and "Uncover all four corners" in output
+    result = read(path)
+    assert result.located.markers == (0, 1, 3)
+    assert result.located.tag.sheet_id == photo.tag.sheet_id
+    assert any("bottom-right not found" in a for a in result.located.advice)
+    for r in result.reading.all:
+        assert r.value == photo.truth[photo_corpus.key(r.element)] or r.unsure
 
 
 @pytest.mark.parametrize(
@@ -135,16 +136,18 @@ def test_photo_errors_are_input_errors() -> None:
     assert issubclass(PhotoError, InputError)
 
 
-def test_a_blurred_photo_is_refused_with_advice(tmp_path: Path, runner: CliRunner) -> None:
-    from printgen.games.one_page_war.reader.errors import PoorPhoto
-
+@pytest.mark.parametrize(("blur", "seed"), [(3.5, 6), (6.0, 6)])
+def test_a_blurred_photo_is_refused_with_advice(
+    blur: float, seed: int, tmp_path: Path, runner: CliRunner
+) -> None:
+    """Blurred over 0.75 mm (3.5 px) and 1.3 mm (6 px) on the sheet: every pencil stroke
+    washed out. Whatever is found of the sheet, the advice is to hold still and focus."""
     path = tmp_path / "shaken.jpg"
-    shot = replace(GENTLE, blur=3.5)
-    photo_corpus.make_photo(path, 6, SMALL, mode="duel", shot=shot)
-    with pytest.raises(PoorPhoto, match="too blurred"):
+    photo_corpus.make_photo(path, seed, SMALL, mode="duel", shot=replace(GENTLE, blur=blur))
+    with pytest.raises(PhotoError, match="(blurred|soft)"):
         read(path)
     code, output = _score(runner, path, tmp_path)
-    assert code == 1 and "hold the phone still" in output
+    assert code == 1 and ("hold the phone still" in output or "hold still and focus" in output)
 
 
 def test_a_sheet_too_small_in_the_photo_is_refused(tmp_path: Path) -> None:

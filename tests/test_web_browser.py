@@ -1,13 +1,13 @@
-"""`printgen serve` in a real headless Chromium, as a phone 360 px wide would use it.
+"""`printgen serve` in a real browser: Debian's Chromium driven by Playwright at a phone's
+viewport (390 x 844), as a player at the table uses it.
 
-Debian's `chromium` package driven by Playwright's Python package, which talks to the browser
-over its DevTools protocol and downloads no browser of its own (`playwright install` is never
-run). Playwright rather than Selenium: it needs no chromedriver matched to the browser, and it
-uploads files and catches downloads without browser preferences. `.ci/run` installs Chromium."""
+Skipped where /usr/bin/chromium is missing (CI installs it). Every page visited is saved as a
+screenshot; set PRINTGEN_SCREENSHOTS=DIR to keep them for looking at."""
 
 from __future__ import annotations
 
-import json
+import os
+import re
 import threading
 import tomllib
 from collections.abc import Iterator
@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from web_helpers import DUEL, EXAMPLES, example
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
@@ -27,9 +28,8 @@ sync_api = pytest.importorskip(
     "playwright.sync_api", reason="the browser tests need playwright: pip install -e '.[test]'"
 )
 
-ROOT = Path(__file__).resolve().parents[1]
-DUEL = ROOT / "examples" / "one-page-war" / "duel.toml"
-PHONE = {"width": 360, "height": 740}
+PHONE = {"width": 390, "height": 844}
+MIN_TAP_PX = 44
 BROWSER_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -41,24 +41,47 @@ BROWSER_ARGS = [
 # The reader names the two sides of a photographed sheet; the example's players in that order.
 SIDES = ("First", "Second")
 # The square the photo smudges, so that it is read unsure (Air, far side, third square).
-SMUDGED = ("Air", "Second", 3)
+SMUDGED = ("Air", 1, 3)
+TOKEN = "tok-Browser-9x"
+
+
+class Reader:
+    """The registry's photo reader, noting the size of each photo it is given."""
+
+    def __init__(self) -> None:
+        self.sizes: list[tuple[str, tuple[int, int]]] = []
+
+    def __call__(self, path: Path, options: Any) -> Any:
+        from PIL import Image
+
+        from printgen.scoring import read_photo
+
+        with Image.open(path) as image:
+            self.sizes.append((path.name, image.size))
+        return read_photo(path, options)
 
 
 @pytest.fixture(scope="module")
-def uploads(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("uploads")
+def reader() -> Reader:
+    return Reader()
 
 
-@pytest.fixture(scope="module")
-def base_url(uploads: Path) -> Iterator[str]:
+def serve(app: Any) -> tuple[Any, threading.Thread, str]:
     from werkzeug.serving import make_server
 
-    from printgen.web import create_app
-
-    server = make_server("127.0.0.1", 0, create_app(upload_root=uploads), threaded=True)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
+    return server, thread, f"http://127.0.0.1:{server.server_port}"
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory, reader: Reader) -> Iterator[str]:
+    from printgen.web import create_app
+
+    uploads = tmp_path_factory.mktemp("uploads")
+    server, thread, url = serve(create_app(upload_root=uploads, photo_reader=reader))
+    yield url
     server.shutdown()
     thread.join(timeout=30)
 
@@ -73,74 +96,174 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=PHONE, accept_downloads=True)
+    context = browser.new_context(viewport=PHONE, accept_downloads=True, has_touch=True)
     opened = context.new_page()
     yield opened
     context.close()
 
 
-def page_width(page: Any) -> int:
-    return int(page.evaluate("document.documentElement.scrollWidth"))
+@pytest.fixture
+def page_without_js(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    opened = context.new_page()
+    yield opened
+    context.close()
 
 
-@pytest.mark.parametrize("path", ["/", "/materials", "/type", "/photo"])
-def test_each_page_fits_a_360_px_screen(page: Any, base_url: str, path: str) -> None:
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    kept = os.environ.get("PRINTGEN_SCREENSHOTS")
+    if kept:
+        Path(kept).mkdir(parents=True, exist_ok=True)
+        return Path(kept)
+    return tmp_path_factory.mktemp("screens")
+
+
+def look(page: Any, shots: Path, name: str) -> None:
+    """A full-page screenshot, and the page fits the phone's width."""
+    page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
+    assert int(page.evaluate("document.documentElement.scrollWidth")) <= PHONE["width"], name
+
+
+def small_targets(page: Any) -> list[str]:
+    """Nav links, buttons and button-like links that are less than 44 px high."""
+    found = page.evaluate(
+        """(min) => Array.from(document.querySelectorAll(
+               'nav a, button, a.button, input[type=file], select, label.check'))
+             .filter(e => e.offsetParent !== null)
+             .map(e => [e.textContent.trim() || e.name || e.id, e.getBoundingClientRect().height])
+             .filter(([, h]) => h < min)
+             .map(([t, h]) => t + ': ' + h.toFixed(1) + ' px')""",
+        MIN_TAP_PX,
+    )
+    return [str(item) for item in found]
+
+
+@pytest.mark.parametrize(
+    "path", ["/", "/materials", "/type", "/photo", "/results", "/format/one-page-war-team"]
+)
+def test_each_page_fits_the_phone_and_its_targets_are_44_px(
+    page: Any, base_url: str, shots: Path, path: str
+) -> None:
     page.goto(base_url + path)
-    assert page_width(page) <= PHONE["width"]
+    look(page, shots, "page" + path.replace("/", "-"))
+    assert small_targets(page) == []
 
 
-def test_typing_in_a_sheet_shows_the_winner(page: Any, base_url: str) -> None:
+def test_typing_in_a_sheet_shows_the_winner(page: Any, base_url: str, shots: Path) -> None:
     page.goto(base_url + "/")
     page.get_by_role("link", name="Type in a sheet").click()
     page.fill("#text", DUEL.read_text(encoding="utf-8"))
-    page.get_by_role("button", name="Score").click()
+    page.get_by_role("button", name="Score", exact=True).click()
     assert page.text_content("#winner") == "Ann"
     assert page.text_content("#summary") == "Ann wins, 3 arenas to 2"
-    assert page_width(page) <= PHONE["width"]
+    assert page.text_content("#status") == "Final result."
+    look(page, shots, "typed-duel")
+    page.reload()  # shown again, nothing sent again
+    assert page.text_content("#winner") == "Ann"
 
 
-def test_a_typing_mistake_is_shown_on_the_form(page: Any, base_url: str) -> None:
+def test_a_team_games_tables_are_headed_by_their_own_players(
+    page: Any, base_url: str, shots: Path
+) -> None:
+    page.goto(base_url + "/type")
+    page.fill("#text", (EXAMPLES / "one-page-war" / "team.toml").read_text(encoding="utf-8"))
+    page.get_by_role("button", name="Score", exact=True).click()
+    heads = [
+        page.locator("table.arenas").nth(i).locator("thead th").all_text_contents()[1:3]
+        for i in range(2)
+    ]
+    assert heads == [["Ann", "Ben"], ["Cid", "Dee"]]
+    look(page, shots, "typed-team")
+
+
+def test_a_blank_sheet_fills_the_box_and_an_unfinished_one_is_a_standing(
+    page: Any, base_url: str, shots: Path
+) -> None:
+    page.goto(base_url + "/type")
+    page.select_option("#blank", "package-war")
+    page.get_by_role("button", name="Fill the box").click()
+    text = page.input_value("#text")
+    assert tomllib.loads(text)["game"] == "package-war"
+    page.fill("#text", text.replace("tables = [[], []]", "tables = [[5, 3], []]", 1))
+    page.get_by_role("button", name="Score", exact=True).click()
+    assert page.text_content("#status") == "Round scored: the game goes on."
+    look(page, shots, "typed-round")
+
+
+def test_a_typing_mistake_is_shown_on_the_form(page: Any, base_url: str, shots: Path) -> None:
     page.goto(base_url + "/type")
     page.fill("#text", 'game = "one-page-war"\nmode = "duel"\nplayers = ["Ann"]')
-    page.get_by_role("button", name="Score").click()
+    page.get_by_role("button", name="Score", exact=True).click()
     assert "the pasted sheet" in (page.text_content(".error") or "")
     assert page.input_value("#text").startswith('game = "one-page-war"')
+    look(page, shots, "typed-mistake")
 
 
-def test_a_material_downloads_as_a_pdf(page: Any, base_url: str) -> None:
+def test_a_material_downloads_with_the_options_set_on_the_page(
+    page: Any, base_url: str, shots: Path
+) -> None:
     from printgen.games import all_materials
     from printgen.materials import BuildOptions
     from printgen.render.units import Paper
 
     page.goto(base_url + "/materials")
-    link = page.locator('a[href="/materials/war-card-a4.pdf"]')
-    assert link.text_content() == "PDF A4"
+    look(page, shots, "materials")
+    section = page.locator("#one-page-war-team")
+    section.locator("input[name=pairs]").fill("3")
     with page.expect_download() as download_info:
-        link.click()
+        section.get_by_role("button", name="PDF Letter").click()
     download = download_info.value
-    assert download.suggested_filename == "war-card-a4.pdf"
-    card = next(m for m in all_materials() if m.name == "war-card")
-    assert Path(download.path()).read_bytes() == card.build(BuildOptions(paper=Paper.A4), None)
+    assert download.suggested_filename == "one-page-war-team-letter-3-pairs.pdf"
+    team = next(m for m in all_materials() if m.name == "one-page-war-team")
+    expected = team.build(BuildOptions(paper=Paper.LETTER, pairs=3), None)
+    assert Path(download.path()).read_bytes() == expected
+
+
+# --- the access token ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def guarded_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    from printgen.web import create_app
+
+    uploads = tmp_path_factory.mktemp("guarded")
+    server, thread, url = serve(create_app(token=TOKEN, upload_root=uploads))
+    yield url
+    server.shutdown()
+    thread.join(timeout=30)
+
+
+@pytest.mark.parametrize("path", ["/", "/?t=wrong", "/materials", "/materials/war-card.pdf"])
+def test_a_refusal_shows_no_token_anywhere(
+    page: Any, guarded_url: str, shots: Path, path: str
+) -> None:
+    response = page.goto(guarded_url + path)
+    assert response.status == 403
+    assert TOKEN not in page.content()
+    links = page.eval_on_selector_all("a[href], form[action]", "es => es.length")
+    assert links == 0
+    look(page, shots, "refused" + re.sub(r"\W", "-", path))
+    page.goto(f"{guarded_url}/?t={TOKEN}")
+    hrefs = page.eval_on_selector_all("a[href]", "es => es.map(e => e.getAttribute('href'))")
+    assert hrefs and all(f"t={TOKEN}" in h for h in hrefs)
 
 
 # --- a photographed sheet -----------------------------------------------------------------
 
 
-def duel() -> dict[str, Any]:
-    return dict(tomllib.loads(DUEL.read_text(encoding="utf-8")))
-
-
-@pytest.fixture(scope="module")
-def sheet_photo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The example duel written on a printed sheet by two hands and photographed a little
-    tilted, with one square smudged by a blot."""
+def photographed(
+    out: Path, sheet: dict[str, Any], mode: str, smudge: tuple[str, int, int] | None, seed: int,
+    size: tuple[int, int] = (2400, 1800), blank: Any = None,
+) -> Path:  # fmt: skip
+    """`sheet` written on a printed sheet by two hands and photographed a little tilted, with
+    one square smudged by a blot."""
     import cv2
     import photo_corpus as corpus
 
     from printgen.games.one_page_war.geometry import Kind, Side, sheet_geometry
     from printgen.render.units import Paper
 
-    sheet = duel()
     players = dict(zip((Side.FIRST, Side.SECOND), sheet["players"], strict=True))
     geometry = sheet_geometry("standard", Paper.A4)
     truth: dict[Any, str] = {}
@@ -157,48 +280,74 @@ def sheet_photo(tmp_path_factory: pytest.TempPathFactory) -> Path:
             )
         elif e.kind is Kind.ALLIES:
             truth[corpus.key(e)] = "S" if arena.get("allies") else "empty"
-    page = corpus.fill_sheet(corpus.blank_sheet(Paper.A4, "duel"), truth, seed=3)
-    arena, side, square = SMUDGED
-    blot = geometry.find(Kind.SQUARE, arena, Side(side.lower()), square - 1)
-    k = corpus.SHEET_PX_PER_MM
-    centre = (int((blot.x + blot.w / 2) * k), int((blot.y + blot.h / 2) * k))
-    axes = (int(blot.w * k * 0.45), int(blot.h * k * 0.3))
-    cv2.ellipse(page, centre, axes, 30, 0, 360, (60, 60, 70), -1)
+    page = corpus.fill_sheet(blank or corpus.blank_sheet(Paper.A4, mode), truth, seed=seed)
+    if smudge is not None:
+        arena, side, square = smudge
+        blot = geometry.find(Kind.SQUARE, arena, (Side.FIRST, Side.SECOND)[side], square - 1)
+        k = corpus.SHEET_PX_PER_MM
+        centre = (int((blot.x + blot.w / 2) * k), int((blot.y + blot.h / 2) * k))
+        axes = (int(blot.w * k * 0.45), int(blot.h * k * 0.3))
+        cv2.ellipse(page, centre, axes, 30, 0, 360, (60, 60, 70), -1)
     shot = corpus.Shot(
-        size=(2400, 1800), tilt_deg=10, rotation_deg=183, blur=0.5, noise=2, jpeg_quality=90,
+        size=size, tilt_deg=10, rotation_deg=183, blur=0.5, noise=2, jpeg_quality=90,
         shadow=0.1, gradient=0.1, seed=7,
     )  # fmt: skip
-    path = tmp_path_factory.mktemp("photo") / "IMG_2041.jpg"
-    corpus.save_photo(corpus.photograph(page, shot), path, shot)
-    return path
+    corpus.save_photo(corpus.photograph(page, shot), out, shot)
+    return out
+
+
+@pytest.fixture(scope="module")
+def sheet_photo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("photo") / "IMG_2041.jpg"
+    return photographed(out, example(DUEL), "duel", SMUDGED, seed=3)
 
 
 def truth_of(field: str) -> str:
     """What the example sheet holds in the cell a correction field names."""
-    sheet = duel()
+    sheet = example(DUEL)
     kind, arena, *where = field.split("|")
     if kind == "allies":
         return "S" if sheet["arenas"][arena].get("allies") else ""
-    player, square = sheet["players"][SIDES.index(where[0])], int(where[1])
+    player, square = sheet["players"][int(where[0])], int(where[1])
     return str(sheet["arenas"][arena][player][square - 1])
 
 
 def test_a_photo_is_read_and_its_unsure_cells_corrected(
-    page: Any, base_url: str, sheet_photo: Path, uploads: Path
+    page: Any, base_url: str, sheet_photo: Path, reader: Reader, shots: Path
 ) -> None:
     page.goto(base_url + "/photo")
-    page.set_input_files("#photo", str(sheet_photo))
+    page.fill("#first", "Ann")
+    page.fill("#second", "Ben")
+    page.set_input_files("#photos", str(sheet_photo))
     page.get_by_role("button", name="Read and score").click()
-    assert page.text_content("h1") == "Photo result"
-    image = page.locator("figure img")
-    assert (image.get_attribute("src") or "").startswith("data:image/jpeg;base64,")
-    assert page_width(page) <= PHONE["width"]
-    assert list(uploads.iterdir()) == []  # the photo is gone once scored
+    page.wait_for_selector("#result, #problem")
+    assert (page.text_content("h1") or "").startswith("Result ")
+    look(page, shots, "photo-read")
+    # Under 2,500 px on the long side: the photo keeps its size.
+    assert reader.sizes[-1] == ("IMG_2041.jpg", (2400, 1800))
 
+    smudged = "square|{}|{}|{}".format(*SMUDGED)
     fields = page.locator("#unsure .cell")
     names = [fields.nth(i).get_attribute("name") or "" for i in range(fields.count())]
-    smudged = "square|{}|{}|{}".format(*SMUDGED)
     assert smudged in names, f"the smudged square was not reported unsure: {names}"
+    # Beside each field: its crop from the photo, and its two likeliest readings as buttons.
+    for name in names:
+        row = page.locator(".cell-row", has=page.locator(f'[name="{name}"]'))
+        crop = row.locator("img.crop")
+        assert crop.count() == 1 and crop.evaluate("i => i.naturalHeight") > 0
+        assert row.locator("button.choice").count() >= 1
+    assert small_targets(page) == []
+    picture = page.locator("figure a img")
+    assert picture.evaluate("i => i.naturalWidth") > 1000
+
+    # A slip: a comma in the smudged square. The form comes back with the message on it.
+    page.locator(f'[name="{smudged}"]').fill("4,")
+    page.locator("#first").fill("Ann")
+    page.get_by_role("button", name="Score with these").click()
+    assert page.text_content(".field-error") == "'4,' is not a number, * or empty"
+    assert page.input_value(f'[name="{smudged}"]') == "4,"
+    assert page.locator("figure a img").count() == 1 and page.locator("img.crop").count() >= 1
+    look(page, shots, "photo-mistyped")
 
     # Put right every unsure cell from the sheet itself: the winner is the sheet's.
     for name in names:
@@ -208,37 +357,161 @@ def test_a_photo_is_read_and_its_unsure_cells_corrected(
         else:
             field.fill(truth_of(name))
     page.get_by_role("button", name="Score with these").click()
-    assert page.text_content("h1") == "Corrected result"
-    assert page.text_content("#winner") == SIDES[0]  # Ann's side, as in the CLI's result
-    assert "Final result." in (page.text_content("#result") or "")
+    assert page.text_content("#winner") == "Ann"
+    assert page.text_content("#status") == "Final result."
+    look(page, shots, "photo-corrected")
 
     # A slip in the smudged square: Ben's 4 4 4 in Air now beats Ann's pair, and the game.
-    page.locator(f'[name="{smudged}"]').fill("4")
-    page.get_by_role("button", name="Score with these").click()
-    assert page.text_content("#winner") == SIDES[1]
-    assert page.text_content("#summary") == f"{SIDES[1]} wins, 3 arenas to 2"
-    assert page_width(page) <= PHONE["width"]
+    row = page.locator(".cell-row", has=page.locator(f'[name="{smudged}"]'))
+    four = row.locator("button.choice", has_text="4")
+    if four.count():
+        four.first.click()
+    else:
+        page.locator(f'[name="{smudged}"]').fill("4")
+        page.get_by_role("button", name="Score with these").click()
+    assert page.text_content("#winner") == "Ben"
+    assert page.text_content("#summary") == "Ben wins, 3 arenas to 2"
+
+    # What is kept is the corrected sheet, with the names given.
+    with page.expect_download() as download_info:
+        page.get_by_role("link", name="Download the sheet (TOML)").click()
+    kept = tomllib.loads(Path(download_info.value.path()).read_text(encoding="utf-8"))
+    assert kept["players"] == ["Ann", "Ben"]
+    assert kept["arenas"]["Air"]["Ben"] == [4, 4, 4]
+    page.get_by_role("link", name="Results", exact=True).click()
+    assert "IMG_2041.jpg" in (page.text_content("#night") or "")
+    look(page, shots, "night")
 
 
-def test_a_file_that_is_not_a_photo_gets_a_message(
-    page: Any, base_url: str, tmp_path: Path
+def test_a_large_photo_is_shrunk_in_the_browser_with_a_busy_line(
+    page: Any, base_url: str, reader: Reader, tmp_path: Path
+) -> None:
+    big = photographed(tmp_path / "PXL_1.jpg", example(DUEL), "duel", None, seed=5,
+                       size=(4032, 3024))  # fmt: skip
+    # How the page stands the moment the shrunk photo is sent (the form's submit()).
+    seen: list[tuple[bool, bool, str]] = []
+    page.expose_function("reportSending", lambda *state: seen.append(tuple(state)))
+    page.add_init_script(
+        """const send = HTMLFormElement.prototype.submit;
+        HTMLFormElement.prototype.submit = function () {
+          const busy = document.getElementById("busy");
+          window.reportSending(document.getElementById("send").disabled, !busy.hidden,
+                               busy.textContent);
+          return send.call(this);
+        };"""
+    )
+    page.goto(base_url + "/photo")
+    page.set_input_files("#photo", str(big))
+    page.get_by_role("button", name="Read and score").click()
+    page.wait_for_selector("#result, #problem")
+    assert seen == [(True, True, "Sending and reading the photo…")]
+    assert reader.sizes[-1] == ("PXL_1.jpg", (2500, 1875))
+
+
+def test_without_javascript_the_original_photo_is_sent(
+    page_without_js: Any, base_url: str, reader: Reader, tmp_path: Path
+) -> None:
+    big = photographed(tmp_path / "PXL_2.jpg", example(DUEL), "duel", None, seed=6,
+                       size=(4032, 3024))  # fmt: skip
+    page_without_js.goto(base_url + "/photo")
+    page_without_js.set_input_files("#photo", str(big))
+    page_without_js.get_by_role("button", name="Read and score").click()
+    page_without_js.wait_for_selector("#result, #problem")
+    assert reader.sizes[-1] == ("PXL_2.jpg", (4032, 3024))
+
+
+def test_a_file_that_is_not_a_photo_gets_the_form_again(
+    page: Any, base_url: str, tmp_path: Path, shots: Path
 ) -> None:
     notes = tmp_path / "notes.jpg"
-    notes.write_text(json.dumps({"not": "a photo"}))
+    notes.write_text('{"not": "a photo"}')
     page.goto(base_url + "/photo")
-    page.set_input_files("#photo", str(notes))
+    page.fill("#first", "Ann")
+    page.set_input_files("#photos", str(notes))
     page.get_by_role("button", name="Read and score").click()
+    page.wait_for_selector(".error")
     assert "notes.jpg is not an image" in (page.text_content(".error") or "")
+    assert page.input_value("#first") == "Ann"
+    look(page, shots, "photo-refused")
 
 
-def test_a_photo_over_20_mb_gets_a_page_not_a_broken_connection(
-    page: Any, base_url: str, tmp_path: Path
+def test_a_photo_over_20_mb_leads_back_to_the_form(
+    page_without_js: Any, base_url: str, tmp_path: Path, shots: Path
 ) -> None:
     big = tmp_path / "big.jpg"
     big.write_bytes(b"\xff\xd8" + bytes(21 * 1024 * 1024))
+    page = page_without_js
     page.goto(base_url + "/photo")
+    page.fill("#second", "Ben")
     page.set_input_files("#photo", str(big))
     with page.expect_navigation():
         page.get_by_role("button", name="Read and score").click()
-    assert page.text_content("h1") == "Sorry (413)"
-    assert "over 20 MB" in (page.text_content(".error") or "")
+    assert "over the 20 MB a photo may be" in (page.text_content(".error") or "")
+    assert page.input_value("#second") == "Ben"
+    look(page, shots, "photo-too-big")
+
+
+# --- a game night: several photos, a team pack --------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def team_photos(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """The example team game written on the two duel sheets of a printed team pack."""
+    import photo_corpus as corpus
+
+    from printgen.games import all_materials
+    from printgen.games.one_page_war.geometry import SheetTag
+    from printgen.games.one_page_war.layout import load_layout
+    from printgen.materials import BuildOptions
+    from printgen.render.readback import render_page
+    from printgen.render.units import Paper
+
+    folder = tmp_path_factory.mktemp("team")
+    pack = next(m for m in all_materials() if m.name == "one-page-war-team")
+    pdf = pack.build(BuildOptions(paper=Paper.A4, pairs=2), None)
+    team = example(EXAMPLES / "one-page-war" / "team.toml")
+    photos = []
+    for k, sheet in enumerate(team["sheets"]):
+        image = render_page(pdf, k, dpi=corpus.SHEET_PX_PER_MM * 25.4)
+        tag = SheetTag("standard", load_layout("standard").version, Paper.A4, f"T-{k}")
+        blank = corpus.Blank(image, tag)
+        photos.append(
+            photographed(folder / f"team-{k + 1}.jpg", sheet, "duel", None, 20 + k, blank=blank)
+        )
+    return photos
+
+
+def test_a_team_packs_photos_sent_together_give_the_team_result(
+    page: Any, base_url: str, team_photos: list[Path], shots: Path
+) -> None:
+    page.goto(base_url + "/photo")
+    page.set_input_files("#photos", [str(p) for p in team_photos])
+    page.get_by_role("button", name="Read and score").click()
+    page.wait_for_selector("h1:has-text('photos read')")
+    look(page, shots, "team-photos")
+    assert page.locator(".night li").count() == 2
+    status = page.text_content("#status") or ""
+    # As typed in: team South (the far sides) wins 5 arenas to 4, once any unsure cell is
+    # confirmed on its sheet's own page.
+    assert page.text_content("#winner") == "Team 2", status
+    assert (page.text_content("#summary") or "").startswith("team Team 2 wins")
+
+
+def test_a_team_sheet_photographed_twice_is_named_on_the_page(
+    page: Any, base_url: str, team_photos: list[Path], shots: Path, tmp_path: Path
+) -> None:
+    import shutil
+
+    again = tmp_path / "team-1-again.jpg"
+    shutil.copy(team_photos[0], again)
+    page.goto(base_url + "/photo")
+    page.set_input_files("#photos", [str(team_photos[0]), str(again)])
+    page.get_by_role("button", name="Read and score").click()
+    page.wait_for_selector("h1:has-text('photos read')")
+    look(page, shots, "team-photographed-twice")
+    problem = page.text_content("#team-problem") or ""
+    assert re.search(
+        r"sheet T-\w{4}-0001 is photographed twice \(team-1.jpg and team-1-again.jpg\)", problem
+    ), problem
+    assert page.locator(".night li").count() == 2
+    assert small_targets(page) == []

@@ -121,3 +121,26 @@ def test_a_token_server_answers_403_without_it_and_its_qr_carries_it() -> None:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_the_served_app_answers_only_to_its_own_address() -> None:
+    """DNS rebinding: a page whose name points at this machine gets no answer but a refusal."""
+    import http.client
+    import threading
+
+    server = listen(Plan(LOCAL_HOST, 0, None))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+
+    def status(host: str) -> int:
+        connection = http.client.HTTPConnection(LOCAL_HOST, server.port, timeout=30)
+        connection.request("GET", "/", headers={"Host": host})
+        return connection.getresponse().status
+
+    try:
+        assert status(f"127.0.0.1:{server.port}") == 200
+        assert status(f"localhost:{server.port}") == 200
+        assert status(f"rebound.example:{server.port}") == 421
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -26,14 +26,28 @@ from printgen.materials import Game, Material
 from printgen.render.units import Paper
 
 _RULES_CARD = "printgen.accordion:build_rules_card"
-_CARD_OPTIONS = frozenset({"panels", "large_print"})
+_CARD_OPTIONS = frozenset({"panels", "large_print", "fold"})
+
+
+def _rules_card(name: str, description: str, source: str) -> Material:
+    """A game's folding rules card, printed from its rules source in seeds/."""
+    return Material(
+        name,
+        description,
+        _RULES_CARD,
+        accepts=_CARD_OPTIONS,
+        rules_source=source,
+    )
+
 
 # Any rules source as a card: not a game's, and not standalone (it needs --rules FILE).
 CARD = Material(
     "card",
-    "Any rules source in seeds/ as an accordion card: --rules FILE [--panels N]",
+    "Any rules source as a folding rules card: --rules FILE [--fold accordion|double]",
     _RULES_CARD,
-    accepts=frozenset({"rules", "panels", "large_print"}),
+    accepts=frozenset({"rules"}) | _CARD_OPTIONS,
+    # A3 takes longer rules than A4 or Letter can: six panels a row.
+    papers=(Paper.A4, Paper.LETTER, Paper.A3),
     standalone=False,
 )
 
@@ -42,12 +56,10 @@ GAMES = (
         name="war",
         title="War",
         materials=(
-            Material(
+            _rules_card(
                 "war-card",
                 "War: one-sheet 4-panel accordion rules card with FOLD and FOLD & TEAR marks",
-                _RULES_CARD,
-                accepts=_CARD_OPTIONS,
-                rules_source="war.md",
+                "war.md",
             ),
         ),
         commands="printgen.games.war.cli:war",
@@ -74,6 +86,11 @@ GAMES = (
                 "One Page War team pack: --pairs N duel sheets (2-6) and a team tally sheet",
                 "printgen.games.one_page_war.sheets:build_team",
                 accepts=frozenset({"pairs", "copies", "layout", "batch"}),
+            ),
+            _rules_card(
+                "one-page-war-card",
+                "One Page War: the whole rules (team and solo too) as a folding rules card",
+                "one-page-war.md",
             ),
         ),
         score="printgen.games.one_page_war.referee:score",
@@ -113,6 +130,7 @@ GAMES = (
                 "printgen.games.one.counters:build_counter_sheet",
                 accepts=frozenset({"layout"}),
             ),
+            _rules_card("one-card", "ONE: the rules as a folding rules card", "one.md"),
         ),
         score="printgen.games.one.referee:score_document",
         commands="printgen.games.one.cli:one",
@@ -135,6 +153,11 @@ GAMES = (
                 "Package War! play mat: the line of five, the pool, two tables each, reminders",
                 "printgen.games.package_war.materials:build_mat",
                 accepts=frozenset({"rules"}),
+            ),
+            _rules_card(
+                "package-war-card",
+                "Package War!: the whole rules as a folding rules card",
+                "package-war.md",
             ),
         ),
         score="printgen.games.package_war.referee:score_round",
@@ -163,6 +186,11 @@ GAMES = (
                 "aiue battle record sheet, one row per round, and the topic card",
                 "printgen.games.aiue_battle.materials:build_record",
                 accepts=frozenset({"layout"}),
+            ),
+            _rules_card(
+                "aiue-battle-card",
+                "aiue battle: the rules and topic ideas as a folding rules card",
+                "aiue-battle.md",
             ),
         ),
         score="printgen.games.aiue_battle.referee:score",

@@ -6,13 +6,18 @@ error that names it."""
 
 from __future__ import annotations
 
+import hashlib
 import unicodedata
+from collections.abc import Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
+from weakref import WeakKeyDictionary
 
 from reportlab import rl_config
 from reportlab.lib.fonts import addMapping
-from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfbase.ttfonts import TTFont
 
 from printgen.errors import MissingGlyphError
@@ -42,11 +47,71 @@ BODY = SANS.name
 BOLD = SANS_BOLD.name
 
 
+# --- subset tags ---
+# A PDF names each embedded font subset TAG+FontName, the tag six capital letters. ReportLab
+# numbers the subsets of each font (AAAAAA, AAAAAB, ...), so two files, or two fonts in one file,
+# carry different glyphs under the same tag; a RIP or a merge that trusts the tag swaps subsets
+# and drops glyphs. Here the tag is a hash of the subset's face and characters: the same subset
+# always gets the same tag (builds stay byte-identical), a different one a different tag.
+
+TAG_LETTERS = 6
+
+
+def subset_tag(face_name: str, codes: Sequence[int], taken: set[str] | None = None) -> str:
+    """Six capital letters derived from a subset's face and characters, avoiding `taken`."""
+    salt = 0
+    while True:
+        text = f"{face_name}:{salt}:" + ",".join(str(code) for code in codes)
+        number = int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+        letters = []
+        for _ in range(TAG_LETTERS):
+            number, digit = divmod(number, 26)
+            letters.append(chr(ord("A") + digit))
+        tag = "".join(letters)
+        if taken is None or tag not in taken:
+            return tag
+        salt += 1  # two subsets of one file may never share a tag, however unlikely
+
+
+# The tags of the font being written, by subset number; ReportLab asks for them one at a time.
+_TAGS: ContextVar[tuple[str, ...]] = ContextVar("printgen subset tags", default=())
+# The tags already used in each PDF being written, so no two subsets of one file share one.
+_TAKEN: WeakKeyDictionary[Any, set[str]] = WeakKeyDictionary()
+_NUMBERED_TAG = ttfonts.SUBSETN
+
+
+def _tag_of_subset(number: int) -> bytes:
+    tags = _TAGS.get()
+    return tags[number].encode("ascii") if number < len(tags) else _NUMBERED_TAG(number)
+
+
+class TaggedTTFont(TTFont):
+    """A TrueType font whose subsets are tagged by their contents (see subset_tag)."""
+
+    def addObjects(self, doc: Any) -> None:  # noqa: N802 (ReportLab's name)
+        state = self.state.get(doc)
+        subsets = state.subsets if state is not None else []
+        taken = _TAKEN.setdefault(doc, set())
+        tags = []
+        for codes in subsets:
+            tag = subset_tag(self.face.name, codes, taken)
+            taken.add(tag)
+            tags.append(tag)
+        token = _TAGS.set(tuple(tags))
+        try:
+            super().addObjects(doc)
+        finally:
+            _TAGS.reset(token)
+
+
 @cache
 def register_fonts() -> None:
     """Get ReportLab ready for printgen's faces (once per process): the font mappings, and the
     DejaVu faces nearly every sheet draws with. The kana face, a 6 MB file that only Japanese
     text needs, is registered on its first use (see `use_face`)."""
+    # ReportLab builds each subset's name through this module function; a context variable
+    # (not a swap around each call) keeps concurrent builds in the web app apart.
+    ttfonts.SUBSETN = _tag_of_subset
     for face in (SANS, SANS_BOLD, COND, COND_BOLD):
         use_face(face.name)
     for regular, bold in _BOLD_OF.items():
@@ -70,7 +135,7 @@ def use_face(font_name: str) -> None:
     path = FONTS_DIR / face.file
     if not path.is_file():
         raise FileNotFoundError(f"font file missing: {path} (the fonts ship in fonts/)")
-    pdfmetrics.registerFont(TTFont(face.name, str(path)))
+    pdfmetrics.registerFont(TaggedTTFont(face.name, str(path)))
 
 
 @cache
@@ -85,7 +150,8 @@ def _coverage(font_name: str) -> frozenset[int]:
 
 def missing_characters(text: str, font_name: str) -> list[str]:
     covered = _coverage(font_name)
-    return sorted({ch for ch in text if ord(ch) not in covered and ch not in "\n\r\t"})
+    # Each distinct character once: a paragraph repeats a few dozen of them.
+    return sorted(ch for ch in set(text) if ord(ch) not in covered and ch not in "\n\r\t")
 
 
 def check_glyphs(text: str, font_name: str, where: str) -> None:
@@ -104,7 +170,7 @@ def fallback_runs(text: str, font_name: str, fallback: str = KANA.name) -> list[
     """Split `text` into runs of (text, font): characters `font_name` lacks but `fallback` has
     go to the fallback face. What neither has stays with `font_name`, for check_glyphs to name."""
     primary = _coverage(font_name)
-    if all(ord(ch) in primary for ch in text):
+    if primary.issuperset(map(ord, text)):
         return [(text, font_name)] if text else []  # the fallback face is not even loaded
     spare = _coverage(fallback)
     runs: list[tuple[str, str]] = []

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from enum import Enum
+
 from reportlab.lib.colors import Color, black
 from reportlab.pdfgen.canvas import Canvas
 
 from printgen.render.fonts import BODY
 from printgen.render.text import Anchor, draw_text
-from printgen.render.units import mm
+from printgen.render.units import Rect, mm
 
 # Dark enough to see on a cheap inkjet; dashed so it reads as a mark, not as art.
 MARK_GREY = Color(0.25, 0.25, 0.25)
@@ -36,6 +39,69 @@ def tear_line(canvas: Canvas, x1: float, y1: float, x2: float, y2: float) -> Non
 
 def cut_line(canvas: Canvas, x1: float, y1: float, x2: float, y2: float) -> None:
     _dashed(canvas, x1, y1, x2, y2, CUT_DASH)
+
+
+# Write-in lines (boxes, tick boxes, name lines, score cells) must survive a photocopier in text
+# mode and a 50 % black-and-white scan: at least 0.35 mm wide and 80 % black. Lighter or
+# thinner line work is for decoration only.
+WRITE_IN_WIDTH = mm(0.36)
+WRITE_IN_INK = Color(0.15, 0.15, 0.15)
+
+
+# Crop marks: solid and black, as print shops expect, and unlike every dashed mark above.
+CROP_WIDTH = 0.5
+MarkSegment = tuple[float, float, float, float]
+
+
+def crop_mark_segments(
+    trim: Rect, xs: Sequence[float], ys: Sequence[float], *, offset: float, length: float
+) -> list[MarkSegment]:
+    """Where crop marks go, in page mm: for each cut at x a mark above and below `trim`, for
+    each cut at y one to its left and right. Each starts `offset` mm outside the trim (clear of
+    any bleed) and runs `length` mm outwards, so nothing is printed on the cut itself."""
+    marks: list[MarkSegment] = []
+    for x in xs:
+        marks.append((x, trim.top + offset, x, trim.top + offset + length))
+        marks.append((x, trim.y - offset, x, trim.y - offset - length))
+    for y in ys:
+        marks.append((trim.x - offset, y, trim.x - offset - length, y))
+        marks.append((trim.right + offset, y, trim.right + offset + length, y))
+    return marks
+
+
+def crop_marks(canvas: Canvas, marks: Sequence[MarkSegment]) -> None:
+    """Draw crop marks (page mm segments, from crop_mark_segments)."""
+    canvas.saveState()
+    canvas.setStrokeColor(black)
+    canvas.setLineWidth(CROP_WIDTH)
+    for x1, y1, x2, y2 in marks:
+        canvas.line(mm(x1), mm(y1), mm(x2), mm(y2))
+    canvas.restoreState()
+
+
+class FoldDirection(Enum):
+    """Which way a fold goes, seen from the face the line is printed on."""
+
+    MOUNTAIN = "mountain"  # away from the viewer: the crease points at them, like a ridge
+    VALLEY = "valley"  # towards the viewer: the paper rises on both sides of the crease
+
+    @property
+    def opposite(self) -> FoldDirection:
+        return FoldDirection.VALLEY if self is FoldDirection.MOUNTAIN else FoldDirection.MOUNTAIN
+
+
+# Origami's convention, which folding diagrams have taught for decades: a valley fold is dashed,
+# a mountain fold dash-dot. The valley dash is FOLD_DASH, so an undirected fold reads as a valley.
+MOUNTAIN_DASH = (mm(3.0), mm(1.0), mm(0.6), mm(1.0))
+VALLEY_DASH = FOLD_DASH
+
+
+def directed_fold_line(
+    canvas: Canvas, x1: float, y1: float, x2: float, y2: float, direction: FoldDirection
+) -> None:
+    """A fold line drawn so its direction can be seen: dash-dot for mountain, dashed for valley."""
+    dash = MOUNTAIN_DASH if direction is FoldDirection.MOUNTAIN else VALLEY_DASH
+    _dashed(canvas, x1, y1, x2, y2, dash)
 
 
 def scale_bar(canvas: Canvas, x: float, y: float, length_mm: float = 50.0) -> None:

@@ -9,10 +9,16 @@ from html import unescape
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, Paragraph
 
 from printgen.errors import FitError
-from printgen.render.fonts import bold_of, check_glyphs, register_fonts, use_face
+from printgen.render.fonts import (
+    bold_of,
+    check_glyphs,
+    fallback_runs,
+    register_fonts,
+    use_face,
+)
+from printgen.render.platypus import Flowable, Paragraph
 from printgen.render.units import Box, to_mm
 
 
@@ -34,15 +40,25 @@ def fit_size(
     """The largest size from `size` down to `min_size` at which `text` fits `max_width` points.
 
     Raises FitError (naming `where`) when even `min_size` is too wide."""
+    return _fit_runs([(text, font)], size, max_width, where, min_size)
+
+
+def _runs_width(runs: list[tuple[str, str]], size: float) -> float:
+    return sum(text_width(run, face, size) for run, face in runs)
+
+
+def _fit_runs(
+    runs: list[tuple[str, str]], size: float, max_width: float, where: str, min_size: float | None
+) -> float:
     floor = size if min_size is None else min_size
     current = size
     while current >= floor - 1e-9:
-        if text_width(text, font, current) <= max_width + 1e-6:
+        if _runs_width(runs, current) <= max_width + 1e-6:
             return current
         current -= 0.25
-    width = to_mm(text_width(text, font, floor))
+    text = "".join(run for run, _ in runs)
     raise FitError(
-        f"{where}: {text!r} is {width:.1f} mm wide at {floor:g} pt "
+        f"{where}: {text!r} is {to_mm(_runs_width(runs, floor)):.1f} mm wide at {floor:g} pt "
         f"but its box is {to_mm(max_width):.1f} mm"
     )
 
@@ -59,13 +75,26 @@ def draw_text(
     anchor: Anchor = Anchor.LEFT,
     max_width: float | None = None,
     min_size: float | None = None,
+    fallback: str | None = None,
 ) -> float:
     """Draw one line of text, checked for glyphs and, given `max_width`, for fit.
 
+    With `fallback`, the characters `font` lacks are set in that face at the same size (kana
+    beside Latin), and the line is fitted and anchored as a whole.
     Returns the size used (shrunk towards `min_size` if that is what it takes to fit)."""
-    check_glyphs(text, font, where)
+    runs = fallback_runs(text, font, fallback) if fallback is not None else [(text, font)]
+    for run, face in runs:
+        check_glyphs(run, face, where)
     if max_width is not None:
-        size = fit_size(text, font, size, max_width, where, min_size)
+        size = _fit_runs(runs, size, max_width, where, min_size)
+    if len(runs) > 1:
+        width = _runs_width(runs, size)
+        left = {Anchor.LEFT: x, Anchor.CENTRE: x - width / 2, Anchor.RIGHT: x - width}[anchor]
+        for run, face in runs:
+            canvas.setFont(face, size)
+            canvas.drawString(left, y, run)
+            left += text_width(run, face, size)
+        return size
     canvas.setFont(font, size)
     if anchor is Anchor.LEFT:
         canvas.drawString(x, y, text)
@@ -131,3 +160,10 @@ def draw_in_box(canvas: Canvas, flowable: Flowable, box: Box, where: str) -> Non
             f"({to_mm(height - box.height):.1f} mm did not fit)"
         )
     flowable.drawOn(canvas, box.x, box.y + box.height - height)
+
+
+def hanging_indent(bullet: str, font: str, size: float, bullet_indent: float = 0.0) -> float:
+    """The leftIndent (points) at which a bulleted paragraph's wrapped lines start exactly where
+    its first line's text does. ReportLab pushes the first line past the bullet when the bullet,
+    and the gap of 0.6 x its size that it adds, overrun leftIndent; the other lines stay put."""
+    return bullet_indent + text_width(bullet, font, size) + 0.6 * size

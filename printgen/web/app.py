@@ -1,58 +1,89 @@
 """The web app: routes that parse a request, call the engines as the CLI does, and render a page.
 
-Nothing is kept in memory between requests. An uploaded photo lives in its own folder under the
-app's temporary upload root, which is removed as soon as the photo is scored, unless the player
-asked to keep the result for download (then it stays under an unguessable name until the server
-stops)."""
+Every sheet scored is kept for the night (printgen.web.store): a form post answers with a
+redirect to the result's own page, so reloading it never sends the photo again, and the result
+can be corrected, shown again and downloaded. An uploaded photo itself is deleted as soon as it
+is read; what is kept is the sheet read from it and the annotated picture of the sheet."""
 
 from __future__ import annotations
 
 import atexit
-import base64
-import hmac
+import csv
 import io
-import re
+import json
 import secrets
 import shutil
 import tempfile
 import threading
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, abort, render_template, request, send_file
+from flask import Flask, abort, redirect, render_template, request, url_for
 from werkzeug.datastructures import FileStorage
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.utils import secure_filename
 from werkzeug.wrappers import Response
 
-from printgen.errors import InputError, PrintgenError
-from printgen.materials import BuildOptions, Material, PhotoOptions, ScoreReport
-from printgen.render.units import Paper
-from printgen.scoring import parse_document, read_photo, score_document
-from printgen.web import photo
-from printgen.web.uploads import MAX_UPLOAD_BYTES, Refused, photo_suffix
+from printgen.errors import InputError, PrintgenError, quote
+from printgen.materials import PhotoOptions, ScoreReport
+from printgen.paths import ROOT
+from printgen.scoring import read_photo
+from printgen.web import guard, printing, typed
+from printgen.web.photo import (
+    Corrections,
+    PhotoSheet,
+    corrected_sheet,
+    first_corrections,
+    photo_sheet,
+    read_corrections,
+)
+from printgen.web.store import Kept, Store
+from printgen.web.uploads import MAX_PHOTO_BYTES, MAX_PHOTOS, MAX_UPLOAD_BYTES, Refused, prepare
+from printgen.web.views import ResultView, plural, result_view
 
 PhotoReader = Callable[[Path, PhotoOptions], ScoreReport]
 
-KEPT_NAME = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
-KEPT_FILES = ("annotated.png", "sheet.json")
-
 # HTTP statuses for the ways a sheet can be wrong. 422: understood, but not a sheet that scores.
 UNPROCESSABLE = 422
+SEE_OTHER = 303
+TEXT_LIMIT = 400_000  # characters of a pasted sheet
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One result of the night: a sheet typed in, a photo read, or several photos at once."""
+
+    source: str  # the photo's or file's own name, or "the pasted sheet"
+    made: float
+    sheet: Mapping[str, Any] | None  # the sheet as scored (corrected, renamed)
+    result: ResultView | None
+    problem: str | None = None  # why the sheet cannot be scored, when it cannot
+    photo: PhotoSheet | None = None
+    corrections: Corrections | None = None
+    members: tuple[str, ...] = ()  # several photos: the keys of their results
+    refused: tuple[str, ...] = ()  # several photos: those that could not be read, and why
+    refused_photos: tuple[str, ...] = ()  # their names
+    team: bool = False  # several photos of a team pack: scored together
+
+    @property
+    def size(self) -> int:
+        text = len(self.result.text) * 2 if self.result else 0
+        return 2048 + text + (self.photo.size if self.photo else 0)
 
 
 @dataclass(frozen=True)
 class Settings:
     """What one app instance needs, fixed when it is created."""
 
-    token: str | None
     upload_root: Path
     read_photo: PhotoReader
     # Reading a photo holds a few hundred MB; this bounds how many are read at once so that
     # twenty phones cannot exhaust memory. Other pages never wait on it.
     photo_slots: threading.BoundedSemaphore
+    results: Store[Entry]
 
 
 def create_app(
@@ -60,171 +91,273 @@ def create_app(
     upload_root: Path | None = None,
     photo_reader: PhotoReader | None = None,
     photo_workers: int = 2,
+    hosts: Collection[str] = guard.LOOPBACK_NAMES,
+    max_results: int | None = None,
+    max_result_bytes: int | None = None,
 ) -> Flask:
     """The app. With `token`, every request must carry `?t=TOKEN` (links made here do).
     `upload_root`: where photos are put while read (a new temporary folder by default);
     `photo_reader`: the reader to use (the registry's, as `printgen score photo.jpg` uses);
-    `photo_workers`: how many photos are read at the same time."""
+    `photo_workers`: how many photos are read at the same time; `hosts`: the names the server
+    answers to (its address); `max_results`, `max_result_bytes`: the caps on kept results."""
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_UPLOAD_BYTES
+    app.config["MAX_FORM_MEMORY_SIZE"] = TEXT_LIMIT * 4
     if upload_root is None:
         upload_root = Path(tempfile.mkdtemp(prefix="printgen-serve-"))
         atexit.register(shutil.rmtree, upload_root, ignore_errors=True)
+    caps: dict[str, int] = {}
+    if max_results is not None:
+        caps["max_entries"] = max_results
+    if max_result_bytes is not None:
+        caps["max_bytes"] = max_result_bytes
     settings = Settings(
-        token=token,
         upload_root=upload_root,
         read_photo=photo_reader or read_photo,
         photo_slots=threading.BoundedSemaphore(photo_workers),
+        results=Store(lambda entry: entry.size, **caps),
     )
     app.extensions["printgen"] = settings
+    guard.install(app, token, hosts)
 
-    if token is not None:
+    def public(message: str) -> str:
+        """A message as the page may show it: no path of this machine in it."""
+        for root in (upload_root, ROOT):
+            message = message.replace(f"{root}/", "").replace(str(root), "")
+        return message
 
-        @app.before_request
-        def require_token() -> None:
-            given = request.args.get("t", "")
-            if not hmac.compare_digest(given.encode(), token.encode()):
-                abort(403)
-
-        @app.url_defaults
-        def carry_token(endpoint: str, values: dict[str, Any]) -> None:
-            values.setdefault("t", token)
+    @app.errorhandler(guard.Refusal)
+    def refused(error: guard.Refusal) -> tuple[str, int]:
+        return _error_page(error.status, error.message)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[str, int]:
+        status = error.code or 500
+        if isinstance(error, InternalServerError):
+            status = 500
         messages = {
-            403: "This page needs the link from the QR code shown where `printgen serve` runs.",
+            403: "This page needs the link from the QR code shown where the server runs.",
             404: "There is no such page.",
-            413: "The upload is over 20 MB. Take the photo at the phone's normal size.",
+            405: "This address takes a form; start again from the page.",
+            413: (
+                f"The upload is over {MAX_UPLOAD_BYTES // 2**20} MB in all: send fewer photos at "
+                "once, each at the phone's normal size."
+            ),
+            500: "Something went wrong on the server; the sheet was not scored. Try again.",
         }
-        message = messages.get(error.code or 500, error.description or "")
-        return render_template("error.html", status=error.code, message=message), (
-            error.code or 500
-        )
+        message = messages.get(status, public(error.description or ""))
+        return _error_page(status, message, back="photo_form" if status == 413 else "index")
 
-    _routes(app, settings)
+    app.jinja_env.globals["plural"] = plural
+    _routes(app, settings, public)
     return app
 
 
-def _routes(app: Flask, settings: Settings) -> None:
+def _error_page(status: int, message: str, back: str | None = "index") -> tuple[str, int]:
+    # A refusal before the token was checked has no link of the app's: none could carry it.
+    from flask import g
+
+    if status in (403, 421) and g.get("token") is None:
+        back = None
+    return render_template("error.html", status=status, message=message, back=back), status
+
+
+def _routes(app: Flask, settings: Settings, public: Callable[[str], str]) -> None:
+    results = settings.results
+
     @app.get("/")
     def index() -> str:
-        return render_template("index.html")
+        return render_template("index.html", night=len(results.all()))
 
     # --- materials ------------------------------------------------------------------------
 
     @app.get("/materials")
     def materials() -> str:
-        return render_template("materials.html", materials=_materials().values())
+        return render_template("materials.html", groups=printing.groups())
 
-    @app.get("/materials/<name>-<paper>.pdf")
-    def material_pdf(name: str, paper: str) -> Response:
-        material = _materials().get(name)
-        if material is None or paper not in {p.value for p in material.papers}:
+    @app.get("/materials/<name>.pdf")
+    def material_pdf(name: str) -> Response | tuple[str, int]:
+        material = printing.material_named(name)
+        if material is None:
             abort(404)
-        options = BuildOptions(paper=Paper(paper))
+        try:
+            options = printing.options_from(material, request.args)
+        except InputError as error:
+            return _error_page(400, str(error), back="materials")
         try:
             data = material.build(options, None)
         except PrintgenError as error:
-            return _error_page(500, f"{material.name}: {error}")
-        return _download(data, material.file_name(options), "application/pdf")
+            return _error_page(UNPROCESSABLE, public(str(error)), back="materials")
+        return _download(data, printing.file_name(material, options), "application/pdf")
 
     # --- a typed-in sheet -----------------------------------------------------------------
 
-    @app.context_processor
-    def referees() -> dict[str, Any]:
-        from printgen.games import all_games
-
-        return {"referees": [(g.name, g.title) for g in all_games() if g.score is not None]}
-
     @app.get("/type")
-    def type_form() -> str:
-        return render_template("type.html", text="", form_format="auto", partial=False)
+    def type_form() -> tuple[str, int]:
+        chosen = request.args.get("blank", "")
+        text = ""
+        if chosen:
+            blank = typed.blank_named(chosen)
+            if blank is None:
+                return _type_page(error=f"there is no blank sheet called {quote(chosen)}"), 404
+            text = blank.text
+        return _type_page(text=text), 200
+
+    @app.get("/format/<name>")
+    def sheet_format(name: str) -> str:
+        blank = typed.blank_named(name)
+        if blank is None:
+            abort(404)
+        return render_template("format.html", blank=blank)
 
     @app.post("/type")
-    def type_score() -> tuple[str, int]:
-        partial = "partial" in request.form
-        form: dict[str, Any] = {"text": "", "form_format": "auto", "partial": partial}
+    def type_score() -> Response | tuple[str, int]:
+        form_format = request.form.get("format", "auto")
+        if form_format not in {"auto", "toml", "json"}:
+            form_format = "auto"
         try:
             text, source, form_format = _typed_sheet(request.form, request.files.get("file"))
-            form.update(text=text, form_format=form_format)
-            if not text.strip():
-                return render_template(
-                    "type.html", error="Paste a sheet or choose a file.", **form
-                ), 400
-            as_json = form_format == "json" or (form_format == "auto" and _looks_like_json(text))
-            report = score_document(parse_document(text, source, as_json), source, partial)
+        except InputError as error:
+            return _type_page(error=str(error), form_format=form_format), UNPROCESSABLE
+        if not text.strip():
+            return _type_page(error="Paste a sheet, start from a blank one, or choose a file."), 400
+        if len(text) > TEXT_LIMIT:
+            message = (
+                f"{source} is {len(text):,} characters long; a sheet is at most {TEXT_LIMIT:,}"
+            )
+            return _type_page(error=message, form_format=form_format), 413
+        try:
+            document = typed.parse(text, source, form_format)
+            report = typed.score(document, source)
         except PrintgenError as error:
-            return render_template("type.html", error=str(error), **form), UNPROCESSABLE
-        return render_template("result.html", result=_result_view(report), text=text), 200
+            return _type_page(error=public(str(error)), text=text, form_format=form_format), (
+                UNPROCESSABLE
+            )
+        entry = Entry(source, time.time(), dict(document), result_view(report))
+        return _see(results.add(entry))
 
-    # --- a photo of a One Page War sheet --------------------------------------------------
+    # --- photos of One Page War sheets ----------------------------------------------------
 
     @app.get("/photo")
     def photo_form() -> str:
-        return render_template("photo.html")
+        return render_template("photo.html", first="", second="")
 
     @app.post("/photo")
-    def photo_score() -> tuple[str, int]:
-        upload = request.files.get("photo")
-        if upload is None or not upload.filename:
-            return render_template("photo.html", error="Choose or take a photo first."), 400
-        keep = "keep" in request.form
-        partial = "partial" in request.form
-        folder = settings.upload_root / secrets.token_urlsafe(24)
-        folder.mkdir()
-        page, status = "", 500
-        try:
-            page, status = _score_photo(settings, upload, folder, keep=keep, partial=partial)
-        finally:
-            if not (keep and status == 200):
-                shutil.rmtree(folder, ignore_errors=True)
-        return page, status
+    def photo_score() -> Response | tuple[str, int]:
+        names = (request.form.get("first", ""), request.form.get("second", ""))
+        uploads = [
+            f for key in ("photo", "photos") for f in request.files.getlist(key) if f.filename
+        ]
 
-    @app.post("/photo/correct")
-    def photo_correct() -> tuple[str, int]:
-        given = request.form.get("kept", "")
-        kept = given if KEPT_NAME.match(given) else None
-        partial = "partial" in request.form
-        try:
-            view = photo.corrected_view(request.form)
-            sheet = photo.corrected_sheet(request.form)
-        except PrintgenError as error:
-            return render_template("error.html", status=UNPROCESSABLE, message=str(error)), (
-                UNPROCESSABLE
-            )
-        page = {"photo": view, "image": None, "kept": kept, "partial": partial}
-        try:
-            report = score_document(sheet, "the corrected sheet", partial)
-        except PrintgenError as error:
-            # Show the fields again so the slip can be put right.
-            return render_template(
-                "photo_result.html", result=None, error=str(error), **page
-            ), UNPROCESSABLE
-        return render_template("photo_result.html", result=_result_view(report), **page), 200
+        def form_again(message: str, status: int) -> tuple[str, int]:
+            page = render_template("photo.html", error=message, first=names[0], second=names[1])
+            return page, status
 
-    @app.get("/kept/<key>/<filename>")
-    def kept(key: str, filename: str) -> Response:
-        path = settings.upload_root / key / filename
-        if not KEPT_NAME.match(key) or filename not in KEPT_FILES or not path.is_file():
+        if not uploads:
+            return form_again("Take or choose a photo first.", 400)
+        if len(uploads) > MAX_PHOTOS:
+            return form_again(f"At most {MAX_PHOTOS} photos at once, not {len(uploads)}.", 413)
+        # Read here one by one, not by the batch reader's process pool: the app-wide photo
+        # slots bound the memory of every request's reads together, and each photo keeps its
+        # annotated picture for the crops beside its unsure cells.
+        read: list[Kept[Entry]] = []
+        refused: list[tuple[str, Refused]] = []
+        for upload in uploads:
+            try:
+                read.append(results.add(_read_photo(settings, upload, names, public)))
+            except Refused as refusal:
+                refused.append((_photo_name(upload), refusal))
+        if len(uploads) == 1:
+            if refused:
+                return form_again(refused[0][1].message, refused[0][1].status)
+            return _see(read[0])
+        if not read:
+            return form_again("\n".join(r.message for _, r in refused), refused[0][1].status)
+        batch = Entry(
+            source=f"{len(uploads)} photos",
+            made=time.time(),
+            sheet=None,
+            result=None,
+            members=tuple(k.key for k in read),
+            refused=tuple(r.message for _, r in refused),
+            refused_photos=tuple(name for name, _ in refused),
+            team=_is_team_pack([k.item for k in read]),
+        )
+        return _see(results.add(batch))
+
+    # --- the night's results --------------------------------------------------------------
+
+    @app.get("/results")
+    def night() -> str:
+        return render_template("results.html", kept=results.all())
+
+    @app.get("/results.csv")
+    def night_csv() -> Response:
+        return _download(_night_table(results.all()).encode("utf-8"), "night.csv", "text/csv")
+
+    def entry_or_404(key: str) -> Kept[Entry]:
+        kept = results.get(key)
+        if kept is None:
             abort(404)
-        return send_file(path, as_attachment=True, download_name=f"printgen-{filename}")
+        return kept
+
+    @app.get("/results/<key>")
+    def result_page(key: str) -> tuple[str, int]:
+        kept = entry_or_404(key)
+        if kept.item.members:
+            return _batch_page(results, kept), 200
+        return _result_page(kept), 200
+
+    @app.post("/results/<key>")
+    def correct(key: str) -> Response | tuple[str, int]:
+        kept = entry_or_404(key)
+        photo = kept.item.photo
+        if photo is None:
+            abort(405)
+        corrections = read_corrections(photo, request.form)
+        if corrections.problems:
+            # Shown again as sent, every other correction kept, the message on its field.
+            shown = replace(kept, item=replace(kept.item, corrections=corrections))
+            return _result_page(shown, problems=corrections.problems), UNPROCESSABLE
+        updated = results.update(key, _scored_photo(kept.item, photo, corrections))
+        if updated is None:
+            abort(404)
+        return _see(updated)
+
+    @app.get("/results/<key>/sheet.jpg")
+    def sheet_picture(key: str) -> Response:
+        photo = entry_or_404(key).item.photo
+        if photo is None or not photo.image:
+            abort(404)
+        return Response(photo.image, mimetype="image/jpeg")
+
+    @app.get("/results/<key>/<kind>")
+    def download(key: str, kind: str) -> Response:
+        kept = entry_or_404(key)
+        entry = kept.item
+        stem = f"result-{kept.number}"
+        if kind == "sheet.toml" and entry.sheet is not None:
+            return _download(_toml(entry.sheet).encode("utf-8"), f"{stem}.toml", "text/plain")
+        if kind == "result.json" and entry.result is not None:
+            data = json.dumps(entry.result.data, indent=2, ensure_ascii=False) + "\n"
+            return _download(data.encode("utf-8"), f"{stem}.json", "application/json")
+        abort(404)
 
 
-def _materials() -> dict[str, Material]:
-    from printgen.games import standalone_materials
+def _see(kept: Kept[Entry]) -> Response:
+    return redirect(url_for("result_page", key=kept.key), code=SEE_OTHER)
 
-    return {m.name: m for m in standalone_materials()}
+
+def _type_page(error: str | None = None, text: str = "", form_format: str = "auto") -> str:
+    return render_template(
+        "type.html", error=error, text=text, form_format=form_format, blanks=typed.blanks()
+    )
 
 
 def _download(data: bytes, name: str, mimetype: str) -> Response:
     response = Response(data, mimetype=mimetype)
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
-
-
-def _error_page(status: int, message: str) -> Response:
-    return Response(render_template("error.html", status=status, message=message), status)
 
 
 def _typed_sheet(form: Mapping[str, str], upload: FileStorage | None) -> tuple[str, str, str]:
@@ -234,128 +367,184 @@ def _typed_sheet(form: Mapping[str, str], upload: FileStorage | None) -> tuple[s
         form_format = "auto"
     if upload is not None and upload.filename:
         name = secure_filename(upload.filename) or "uploaded sheet"
-        raw = upload.read()
+        raw = upload.read(TEXT_LIMIT * 4 + 1)
         try:
-            text = raw.decode("utf-8")
+            text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as error:
             raise InputError(f"{name}: not a UTF-8 text file ({error.reason})") from None
         if form_format == "auto" and name.lower().endswith((".json", ".toml")):
             form_format = name.lower().rsplit(".", 1)[1]
         return text, name, form_format
-    return form.get("text", "").replace("\r\n", "\n"), "the pasted sheet", form_format
+    return form.get("text", ""), "the pasted sheet", form_format
 
 
-def _looks_like_json(text: str) -> bool:
-    return text.lstrip().startswith("{")
+# --- photos ---------------------------------------------------------------------------------
 
 
-def _score_photo(
-    settings: Settings, upload: FileStorage, folder: Path, keep: bool, partial: bool
-) -> tuple[str, int]:
-    shown_as = secure_filename(upload.filename or "") or "the photo"
+def _read_photo(
+    settings: Settings, upload: FileStorage, names: tuple[str, str], public: Callable[[str], str]
+) -> Entry:
+    """One uploaded photo read and scored; Refused when it cannot be read."""
+    shown_as = _photo_name(upload)
     # The photo in a folder of its own, so that no name it comes with can clash with ours.
-    inbox = folder / "photo"
-    inbox.mkdir()
-    staged = inbox / "upload"
-    upload.save(staged)
+    folder = settings.upload_root / secrets.token_urlsafe(18)
+    folder.mkdir()
     try:
-        suffix = photo_suffix(staged, shown_as)
-    except Refused as refused:
-        return render_template("photo.html", error=refused.message), refused.status
-    # The reader is told the photo's own name, so its messages quote what the player sent.
-    named = inbox / (Path(shown_as).stem + suffix)
-    staged.rename(named)
-    annotated = folder / "annotated.png"
-    try:
-        with settings.photo_slots:
-            report = settings.read_photo(named, PhotoOptions(annotate=annotated, partial=partial))
-    except PrintgenError as error:
-        message = str(error).replace(f"{inbox}/", "")
-        return render_template("photo.html", error=message), UNPROCESSABLE
+        staged = folder / "upload"
+        upload.save(staged)
+        size = staged.stat().st_size
+        if size > MAX_PHOTO_BYTES:
+            raise Refused(
+                413,
+                f"{shown_as} is {size / 2**20:.0f} MB, over the {MAX_PHOTO_BYTES // 2**20} MB a "
+                "photo may be; take it at the phone's normal size",
+            )
+        inbox = folder / "photo"
+        inbox.mkdir()
+        # The reader is told the photo's own name, so its messages quote what the player sent.
+        photo_path = prepare(staged, shown_as, inbox / Path(shown_as).stem)
+        annotated = folder / "annotated.png"
+        try:
+            with settings.photo_slots:
+                report = settings.read_photo(
+                    photo_path, PhotoOptions(annotate=annotated, partial=True)
+                )
+        except PrintgenError as error:
+            raise Refused(UNPROCESSABLE, public(str(error).replace(f"{inbox}/", ""))) from None
+        photo = photo_sheet(report, shown_as, annotated)
     finally:
-        shutil.rmtree(inbox, ignore_errors=True)  # kept or not, the photo itself goes now
-    view = photo.photo_view(report)
-    image = _preview(annotated) if annotated.is_file() else None
-    kept = None
-    if keep:
-        kept = folder.name
-        (folder / "sheet.json").write_text(view.sheet_json, encoding="utf-8")
+        shutil.rmtree(folder, ignore_errors=True)  # the photo goes as soon as it is read
+    corrections = first_corrections(photo, names)
+    if corrections.problems:
+        corrections = first_corrections(photo, ("", ""))
+    base = Entry(shown_as, time.time(), None, None, photo=photo)
+    return _scored_photo(base, photo, corrections)
+
+
+def _photo_name(upload: FileStorage) -> str:
+    """The photo's own file name, as every message names it."""
+    return secure_filename(upload.filename or "") or "the photo"
+
+
+def _unconfirmed(photo: PhotoSheet, corrections: Corrections | None) -> int:
+    """How many of the photo's unsure cells nobody has confirmed yet."""
+    confirmed = corrections.confirmed if corrections is not None else frozenset()
+    return len({c.field for c in photo.to_confirm} - confirmed)
+
+
+def _scored_photo(entry: Entry, photo: PhotoSheet, corrections: Corrections) -> Entry:
+    sheet = corrected_sheet(photo, corrections)
+    unconfirmed = _unconfirmed(photo, corrections)
+    try:
+        report = typed.score(sheet, photo.photo_name)
+    except PrintgenError as error:
+        return replace(entry, sheet=sheet, result=None, problem=str(error), corrections=corrections)
+    view = result_view(report, to_confirm=unconfirmed)
+    return replace(entry, sheet=sheet, result=view, problem=None, corrections=corrections)
+
+
+def _is_team_pack(entries: list[Entry]) -> bool:
+    """Photos sent together that are sheets of one printed team pack: every sheet id read is a
+    team id (T-XXXX-NNNN) with the pack's XXXX. Then the photos are one team game, and what
+    keeps them from being one (a photo refused, an id unread, a sheet missing or twice) is named
+    on the page."""
+    ids = [e.photo.sheet_id for e in entries if e.photo is not None and e.photo.sheet_id]
+    packs = {i.rsplit("-", 1)[0] for i in ids}
+    return len(packs) == 1 and all(i.startswith("T-") for i in ids)
+
+
+def _team_result(
+    members: list[Entry], refused: tuple[str, ...]
+) -> tuple[ResultView | None, str | None]:
+    """A team pack's sheets, each as corrected on its own page, scored together by the batch
+    reader's team combination (as `printgen score --teams` does): near sides are Team 1, far
+    sides Team 2 (the pack's seating, docs/rulings.md), each player by the name on the sheet,
+    or by side and sheet (First 1, Second 1, ...)."""
+    from printgen.games.one_page_war.reader.batch import SheetRead, team_from_sheets
+
+    sheets = [
+        SheetRead(
+            entry.source,
+            entry.photo.sheet_id or None,
+            entry.sheet if entry.sheet is not None else entry.photo.sheet,
+            _unconfirmed(entry.photo, entry.corrections),
+        )
+        for entry in members
+        if entry.photo is not None
+    ]
+    try:
+        team = team_from_sheets(sheets, None, partial=True, refused=refused)
+    except PrintgenError as error:
+        return None, str(error)
+    if team.score is None:
+        return None, team.score_problem
+    return result_view(team.score, to_confirm=team.to_confirm), None
+
+
+# --- pages ----------------------------------------------------------------------------------
+
+
+def _result_page(kept: Kept[Entry], problems: Mapping[str, str] | None = None) -> str:
+    entry = kept.item
     return render_template(
-        "photo_result.html",
-        result=_result_view(report),
-        photo=view,
-        image=image,
+        "result.html",
         kept=kept,
-        partial=partial,
-    ), 200
-
-
-def _preview(path: Path) -> str:
-    """The annotated sheet inline in the page, as a JPEG: a tenth of the PNG's weight over a
-    phone's Wi-Fi. The PNG itself is what a kept result downloads."""
-    from PIL import Image
-
-    buffer = io.BytesIO()
-    with Image.open(path) as image:
-        image.convert("RGB").save(buffer, "JPEG", quality=85)
-    return "data:image/jpeg;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
-
-
-@dataclass(frozen=True)
-class ArenaRow:
-    name: str
-    cells: tuple[tuple[str, str], ...]  # per side: (numbers, combination)
-    winner: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class ResultView:
-    """A score report as the page shows it: the headline, the table if the game has arenas,
-    and the referee's own text."""
-
-    summary: str
-    final: bool
-    winner: str | None
-    players: tuple[str, ...]
-    tables: tuple[tuple[str, tuple[ArenaRow, ...]], ...]
-    text: str
-
-
-def _result_view(report: ScoreReport) -> ResultView:
-    data = report.to_json()
-    # A photo report carries the referee's own JSON under "score".
-    if isinstance(data.get("score"), dict):
-        data = data["score"]
-    found = data.get("sheets")
-    sheets: list[Any] = found if isinstance(found, list) else [data]
-    tables: list[tuple[str, tuple[ArenaRow, ...]]] = []
-    players: tuple[str, ...] = ()
-    for n, sheet in enumerate(sheets, start=1):
-        if not isinstance(sheet, dict) or not isinstance(sheet.get("arenas"), list):
-            continue
-        players = tuple(sheet.get("players", ()))
-        title = f"Sheet {n}: {' vs '.join(players)}" if len(sheets) > 1 else ""
-        tables.append((title, tuple(_arena_row(a, players) for a in sheet["arenas"])))
-    winner = data.get("winner")
-    return ResultView(
-        summary=report.summary(),
-        final=report.exit_code == 0,
-        winner=winner if isinstance(winner, str) else None,
-        players=players,
-        tables=tuple(tables),
-        text=report.to_text(),
+        entry=entry,
+        result=entry.result,
+        photo=entry.photo,
+        corrections=entry.corrections,
+        problems=problems or {},
+        error="Some corrections need another look; see the marked fields." if problems else None,
     )
 
 
-def _arena_row(arena: Mapping[str, Any], players: tuple[str, ...]) -> ArenaRow:
-    combinations = arena.get("combinations", {})
-    cells = []
-    for player in players:
-        side = combinations.get(player, {})
-        numbers = " ".join("_" if n is None else str(n) for n in side.get("numbers", ()))
-        cells.append((numbers, side.get("rank") or "-"))
-    name = str(arena.get("name", "")) + (" (S)" if arena.get("allies") else "")
-    is_open = any(side.get("rank") is None for side in combinations.values())
-    winner = arena.get("winner") or ("-" if is_open else "tie")
-    return ArenaRow(name, tuple(cells), str(winner), str(arena.get("reason", "")))
+def _batch_page(results: Store[Entry], kept: Kept[Entry]) -> str:
+    members = [results.get(key) for key in kept.item.members]
+    shown = [m for m in members if m is not None]
+    team, problem = (None, None)
+    if kept.item.team and len(shown) < len(members):
+        gone = len(members) - len(shown)
+        problem = (
+            f"{'a sheet' if gone == 1 else f'{gone} sheets'} of this game "
+            f"{'is' if gone == 1 else 'are'} no longer kept (the server keeps the night's "
+            "latest results); send the photos again"
+        )
+    elif kept.item.team:
+        team, problem = _team_result([m.item for m in shown], kept.item.refused_photos)
+    return render_template("batch.html", kept=kept, members=shown, team=team, team_problem=problem)
+
+
+def _night_table(entries: tuple[Kept[Entry], ...]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["number", "time", "game", "source", "players", "winner", "standing", "result"])
+    for kept in entries:
+        entry, result = kept.item, kept.item.result
+        if entry.members:
+            continue
+        writer.writerow(
+            _cell_text(value)
+            for value in [
+                kept.number,
+                time.strftime("%H:%M", time.localtime(entry.made)),
+                result.title if result else "One Page War",
+                entry.source,
+                " / ".join(result.players) if result else "",
+                result.winner or "" if result else "",
+                result.status_word if result else "not scored",
+                result.summary if result else (entry.problem or ""),
+            ]
+        )
+    return out.getvalue()
+
+
+def _cell_text(value: object) -> str:
+    """A value as a CSV cell that no spreadsheet takes for a formula."""
+    text = str(value)
+    return "'" + text if text[:1] in {"=", "+", "-", "@", "\t", "\r"} else text
+
+
+def _toml(sheet: Mapping[str, Any]) -> str:
+    import tomlkit
+
+    return tomlkit.dumps(dict(sheet))

@@ -1,172 +1,280 @@
-"""The photo result as the page shows it, and a corrected sheet from the page's form.
+"""A photographed sheet on the page: what the reader found, the cells a person must confirm (each
+with a crop of it from the photo, turned upright, and its two likeliest readings), the players'
+names, and the sheet the corrections make, which the same referee as a typed-in sheet scores.
 
 What the photo reader's report gives in `to_json()` (printgen.games.one_page_war.reader.report):
-- "sheet": the sheet as read, in the typed-in format the referee scores;
-- "unsure": each reading below the confidence threshold: {"kind": "square" | "tick" | "allies",
-  "arena", "player", "index" (0-based), "reading", "second", ...};
-- "score": the referee's own JSON for the sheet as read (None when it could not be scored).
-
-The page shows each unsure square as a field holding the likeliest reading, and an unsure S space
-as a yes/no choice. The form sends back the sheet as read (JSON, hidden) and the fields;
-`corrected_sheet` writes them into the sheet, which then goes to the same referee as any typed-in
-sheet. Tick boxes are not part of the typed-in sheet, so an unsure tick is shown, not asked."""
+"sheet" (the sheet as read, in the typed-in format), "unsure" (each reading below the confidence
+threshold: kind, arena, player, 0-based index, reading, second), "advice", "layout" and "paper".
+The annotated picture it writes is the rectified sheet at a fixed scale, so a cell's box in the
+sheet's geometry (mm, printgen.games.one_page_war.geometry) is its place in the picture too."""
 
 from __future__ import annotations
 
+import base64
 import copy
-import json
+import io
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from printgen.errors import InputError
+from printgen.errors import quote
 from printgen.materials import ScoreReport
 
-# Form fields: square|<arena>|<player>|<1-based square>, allies|<arena>.
-SQUARE_FIELD = "square|"
-ALLIES_FIELD = "allies|"
+# Form fields: square|<arena>|<side 0 or 1>|<1-based square>, allies|<arena>.
 SQUARE_VALUE = re.compile(r"^(\d{1,2}|\*|_)$")
+MAX_NAME = 40
+# A crop shows the cell and this much of the sheet around it (share of the cell's size).
+CROP_MARGIN = 0.12
+LABEL_CLEARANCE_MM = 0.4
+CROP_HEIGHT_PX = 120
+IMAGE_QUALITY = 82
 
 
 @dataclass(frozen=True)
-class UnsureCell:
+class Cell:
+    """A reading the reader is unsure of."""
+
     kind: str  # "square", "allies" or "tick"
     arena: str
-    player: str | None
+    side: int | None  # 0 the near side, 1 the far side; None for an S space
     square: int  # 1-based, as the referee's messages count
     reading: str
     second: str
-    value: str  # what the field holds: the likeliest reading, or the player's correction
+    crop: str = ""  # data: URI of the cell from the photo, upright
 
     @property
     def field(self) -> str:
         if self.kind == "allies":
-            return f"{ALLIES_FIELD}{self.arena}"
-        return f"{SQUARE_FIELD}{self.arena}|{self.player}|{self.square}"
+            return f"allies|{self.arena}"
+        return f"{self.kind}|{self.arena}|{self.side}|{self.square}"
 
     @property
     def editable(self) -> bool:
         return self.kind in {"square", "allies"}
 
-    @property
-    def label(self) -> str:
+    def label(self, players: tuple[str, str]) -> str:
         if self.kind == "allies":
             return f"{self.arena}: an S written in the middle?"
         noun = "tick box" if self.kind == "tick" else "square"
-        return f"{self.arena}, {self.player}, {noun} {self.square}"
+        owner = players[self.side or 0]
+        return f"{self.arena}, {owner}, {noun} {self.square}"
+
+    def as_field(self, value: str) -> str:
+        """A reading as the field holds it."""
+        if self.kind == "allies":
+            return "S" if value == "S" else ""
+        return "" if value in {"_", "empty", "?"} else value
 
     @property
-    def read_as(self) -> str:
-        """The reader's two likeliest readings, in words."""
-        return f"read as {_said(self.reading)}, else {_said(self.second)}"
+    def choices(self) -> tuple[tuple[str, str], ...]:
+        """The two likeliest readings as (field value, words)."""
+        found: list[tuple[str, str]] = []
+        for value in (self.reading, self.second):
+            if value == "?":
+                continue
+            shown = self.as_field(value)
+            if shown not in (v for v, _ in found):
+                found.append((shown, _said(shown, self.kind)))
+        return tuple(found)
 
-    def to_json(self) -> list[Any]:
-        return [self.kind, self.arena, self.player, self.square, self.reading, self.second]
+
+def _said(value: str, kind: str) -> str:
+    if kind == "allies":
+        return "S" if value == "S" else "no S"
+    return value or "empty"
 
 
 @dataclass(frozen=True)
-class PhotoView:
-    sheet_json: str  # the sheet as read, carried by the correction form
-    unsure: tuple[UnsureCell, ...]
+class PhotoSheet:
+    """A photo as read: kept with its result so it can be corrected and shown again."""
+
+    photo_name: str  # the photo's own file name, never the server's path
+    sheet: dict[str, Any]  # the sheet as read
+    cells: tuple[Cell, ...]
     advice: tuple[str, ...]
-    corrected: bool
+    sheet_id: str
+    image: bytes = field(repr=False)  # the annotated sheet, JPEG
 
     @property
-    def to_correct(self) -> tuple[UnsureCell, ...]:
-        return tuple(cell for cell in self.unsure if cell.editable)
+    def to_confirm(self) -> tuple[Cell, ...]:
+        return tuple(c for c in self.cells if c.editable)
 
     @property
-    def unsure_json(self) -> str:
-        return json.dumps([cell.to_json() for cell in self.unsure], ensure_ascii=False)
+    def players(self) -> tuple[str, str]:
+        first, second = self.sheet.get("players", ("First", "Second"))[:2]
+        return str(first), str(second)
+
+    @property
+    def size(self) -> int:
+        return len(self.image) + sum(len(c.crop) for c in self.cells) + 4096
 
 
-def photo_view(report: ScoreReport) -> PhotoView:
-    """What the reader found: the sheet as read and its unsure cells."""
+def photo_sheet(report: ScoreReport, photo_name: str, annotated: Path | None) -> PhotoSheet:
     data = report.to_json()
-    found = data.get("sheet")
-    unsure = tuple(_unsure_cell(entry) for entry in data.get("unsure") or ())
-    return PhotoView(
-        json.dumps(found if isinstance(found, dict) else {}, ensure_ascii=False),
-        unsure,
-        tuple(str(a) for a in data.get("advice") or ()),
-        corrected=False,
+    sheet = data.get("sheet")
+    sheet = dict(sheet) if isinstance(sheet, Mapping) else {}
+    players = tuple(str(p) for p in sheet.get("players", ("First", "Second")))
+    cells = tuple(_cell(entry, players) for entry in data.get("unsure") or ())
+    image = b""
+    if annotated is not None and annotated.is_file():
+        image, cells = _pictures(annotated, cells, str(data.get("layout")), str(data.get("paper")))
+    return PhotoSheet(
+        photo_name=photo_name,
+        sheet=sheet,
+        cells=cells,
+        advice=tuple(str(a) for a in data.get("advice") or ()),
+        sheet_id=str(data.get("sheet_id") or ""),  # "" when its QR code was not read
+        image=image,
     )
 
 
-def corrected_view(form: Mapping[str, str]) -> PhotoView:
-    """The same cells again after a correction, each showing what the player gave, so that a
-    slip can be corrected in turn."""
-    try:
-        listed = json.loads(form.get("unsure", "[]"))
-        cells = tuple(
-            UnsureCell(str(k), str(a), None if p is None else str(p), int(n), str(r), str(s), "")
-            for k, a, p, n, r, s in listed
-        )
-    except (json.JSONDecodeError, TypeError, ValueError):
-        raise InputError("the form lost the cells it was showing; take the photo again") from None
-    cells = tuple(replace(cell, value=form.get(cell.field, cell.value)) for cell in cells)
-    return PhotoView(form.get("sheet", "{}"), cells, (), corrected=True)
-
-
-def _said(reading: str) -> str:
-    return {"_": "empty", "?": "another mark", "empty": "empty", "ticked": "ticked"}.get(
-        reading, reading
-    )
-
-
-def _unsure_cell(entry: Mapping[str, Any]) -> UnsureCell:
+def _cell(entry: Mapping[str, Any], players: tuple[str, ...]) -> Cell:
+    kind = str(entry.get("kind", "square"))
     player = entry.get("player")
-    reading = str(entry.get("reading", ""))
-    return UnsureCell(
-        kind=str(entry.get("kind", "square")),
+    side = None if kind == "allies" else (1 if len(players) > 1 and player == players[1] else 0)
+    return Cell(
+        kind=kind,
         arena=str(entry.get("arena", "")),
-        player=None if player is None else str(player),
+        side=side,
         square=int(entry.get("index", 0)) + 1,
-        reading=reading,
+        reading=str(entry.get("reading", "")),
         second=str(entry.get("second", "")),
-        value="" if reading in {"_", "empty"} else reading,
     )
 
 
-def corrected_sheet(form: Mapping[str, str]) -> dict[str, Any]:
-    """The sheet from the form's hidden field with each field written in."""
-    try:
-        sheet = json.loads(form.get("sheet", ""))
-    except json.JSONDecodeError:
-        sheet = None
-    if not isinstance(sheet, dict) or not isinstance(sheet.get("arenas"), dict):
-        raise InputError("the form lost the sheet it was showing; take the photo again")
-    sheet = copy.deepcopy(sheet)
-    for field, raw in form.items():
-        if field.startswith(SQUARE_FIELD):
-            _write_square(sheet, field.removeprefix(SQUARE_FIELD), raw.strip())
-        elif field.startswith(ALLIES_FIELD):
-            _write_allies(sheet, field.removeprefix(ALLIES_FIELD), raw)
+def _pictures(
+    annotated: Path, cells: tuple[Cell, ...], layout: str, paper: str
+) -> tuple[bytes, tuple[Cell, ...]]:
+    """The annotated sheet as a JPEG, and each cell with its crop."""
+    from dataclasses import replace
+
+    from PIL import Image
+
+    from printgen.games.one_page_war.geometry import Kind, Side, sheet_geometry
+    from printgen.render.units import Paper
+
+    with Image.open(annotated) as opened:
+        picture = opened.convert("RGB")
+    geometry = sheet_geometry(layout, Paper(paper))
+    scale = picture.width / geometry.width
+    cropped = []
+    for cell in cells:
+        side = None if cell.side is None else (Side.FIRST, Side.SECOND)[cell.side]
+        try:
+            e = geometry.find(Kind(cell.kind), cell.arena, side, cell.square - 1)
+        except (KeyError, ValueError, LookupError):
+            cropped.append(cell)
+            continue
+        margin = CROP_MARGIN * min(e.w, e.h)
+        # Above a cell (on the page) the picture writes its reading: leave that out.
+        box = (
+            max(0, round((e.x - margin) * scale)),
+            max(0, round((e.y - LABEL_CLEARANCE_MM) * scale)),
+            min(picture.width, round((e.x + e.w + margin) * scale)),
+            min(picture.height, round((e.y + e.h + margin) * scale)),
+        )
+        crop = picture.crop(box)
+        if e.upside_down:
+            crop = crop.rotate(180)
+        ratio = CROP_HEIGHT_PX / max(1, crop.height)
+        crop = crop.resize(
+            (max(1, round(crop.width * ratio)), CROP_HEIGHT_PX), Image.Resampling.LANCZOS
+        )
+        cropped.append(replace(cell, crop=_data_uri(_jpeg(crop))))
+    return _jpeg(picture), tuple(cropped)
+
+
+def _jpeg(image: Any) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG", quality=IMAGE_QUALITY)
+    return buffer.getvalue()
+
+
+def _data_uri(jpeg: bytes) -> str:
+    return "data:image/jpeg;base64," + base64.b64encode(jpeg).decode("ascii")
+
+
+# --- the player's corrections ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Corrections:
+    """What the form says: a value per unsure cell, the players' names, and which cells a
+    person has looked at. `problems` are per field (a mistyped value, a bad name)."""
+
+    values: Mapping[str, str]
+    names: tuple[str, str]
+    confirmed: frozenset[str]
+    problems: Mapping[str, str]
+
+
+def first_corrections(photo: PhotoSheet, names: tuple[str, str]) -> Corrections:
+    """Before any correction: each field holds the likeliest reading."""
+    values = {c.field: c.as_field(c.reading) for c in photo.to_confirm}
+    chosen, problems = _names(names, photo.players)
+    return Corrections(values, chosen, frozenset(), problems)
+
+
+def read_corrections(photo: PhotoSheet, form: Mapping[str, str]) -> Corrections:
+    """The form sent back. A choice button (`pick`) sets its cell and confirms only that cell;
+    the main button confirms every cell."""
+    values: dict[str, str] = {}
+    problems: dict[str, str] = {}
+    picked_field, _, picked_value = form.get("pick", "").partition("=")
+    confirmed = set(form.get("confirmed", "").split()) & {c.field for c in photo.to_confirm}
+    for cell in photo.to_confirm:
+        raw = form.get(cell.field, cell.as_field(cell.reading)).strip()
+        if cell.field == picked_field:
+            raw = picked_value
+            confirmed.add(cell.field)
+        values[cell.field] = raw
+        if cell.kind == "square" and raw and not SQUARE_VALUE.match(raw):
+            problems[cell.field] = f"{quote(raw)} is not a number, * or empty"
+    if not picked_field:
+        confirmed = {c.field for c in photo.to_confirm}
+    names, name_problems = _names((form.get("first", ""), form.get("second", "")), photo.players)
+    problems.update(name_problems)
+    return Corrections(values, names, frozenset(confirmed), problems)
+
+
+def _names(given: tuple[str, str], defaults: tuple[str, str]) -> tuple[tuple[str, str], dict]:
+    names = tuple(" ".join(g.split()) or d for g, d in zip(given, defaults, strict=True))
+    first, second = names
+    problems: dict[str, str] = {}
+    for key, name in (("first", first), ("second", second)):
+        if len(name) > MAX_NAME:
+            problems[key] = f"at most {MAX_NAME} characters, not {len(name)}"
+    if first.casefold() == second.casefold():
+        problems["second"] = f"the two players need different names, not {quote(first)} twice"
+    return (first, second), problems
+
+
+def corrected_sheet(photo: PhotoSheet, corrections: Corrections) -> dict[str, Any]:
+    """The sheet as read with each field written in and the players renamed."""
+    sheet = copy.deepcopy(photo.sheet)
+    arenas = sheet.get("arenas", {})
+    read_as = photo.players
+    for cell in photo.to_confirm:
+        table = arenas.get(cell.arena)
+        value = corrections.values.get(cell.field, "")
+        untouched = value == cell.as_field(cell.reading)
+        if not isinstance(table, dict) or (untouched and cell.field not in corrections.confirmed):
+            continue  # as read until a person looks: "another mark" stays one, not empty
+        if cell.kind == "allies":
+            if value == "S":
+                table["allies"] = True
+            else:
+                table.pop("allies", None)
+            continue
+        squares = table.get(read_as[cell.side or 0])
+        if isinstance(squares, list) and 0 < cell.square <= len(squares):
+            squares[cell.square - 1] = int(value) if value.isdigit() else (value or "_")
+    if corrections.names != read_as:
+        renamed = dict(zip(read_as, corrections.names, strict=True))
+        sheet["players"] = list(corrections.names)
+        for name, table in arenas.items():
+            if isinstance(table, dict):
+                arenas[name] = {renamed.get(k, k): v for k, v in table.items()}
     return sheet
-
-
-def _write_square(sheet: dict[str, Any], where: str, raw: str) -> None:
-    arena, player, square = (where.split("|") + ["", "", ""])[:3]
-    label = f"{arena}, {player}, square {square}"
-    value = raw or "_"
-    if not SQUARE_VALUE.match(value):
-        raise InputError(f"{label}: {raw!r} is not a number, '*' or empty")
-    try:
-        squares = sheet["arenas"][arena][player]
-        index = int(square) - 1
-        if not 0 <= index < len(squares):
-            raise IndexError(index)
-    except (KeyError, TypeError, ValueError, IndexError):
-        raise InputError(f"{label}: the sheet has no such square") from None
-    squares[index] = int(value) if value.isdigit() else value
-
-
-def _write_allies(sheet: dict[str, Any], arena: str, raw: str) -> None:
-    table = sheet["arenas"].get(arena)
-    if not isinstance(table, dict):
-        raise InputError(f"{arena}: the sheet has no such arena")
-    if raw == "S":
-        table["allies"] = True
-    else:
-        table.pop("allies", None)

@@ -19,6 +19,7 @@ from werkzeug.serving import BaseWSGIServer, make_server
 
 from printgen.errors import InputError
 from printgen.web.app import create_app
+from printgen.web.guard import LOOPBACK_NAMES
 
 LOCAL_HOST = "127.0.0.1"
 # Documentation-only address (RFC 5737): a UDP socket "connected" to it is never sent a packet,
@@ -119,7 +120,10 @@ def listen(where: Plan) -> BaseWSGIServer:
         raise InputError(
             f"cannot listen on {where.host}:{where.port}: {error.strerror}; try --port"
         ) from None
-    app = create_app(token=where.token)
+    # Only the address served is answered to: a name pointed at this machine by someone else's
+    # DNS (rebinding) is refused.
+    hosts = LOOPBACK_NAMES if where.host == LOCAL_HOST else (where.host,)
+    app = create_app(token=where.token, hosts=hosts)
     with listening:
         return make_server(where.host, where.port, app, threaded=True, fd=listening.fileno())
 

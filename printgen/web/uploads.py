@@ -1,4 +1,9 @@
-"""Checks on an uploaded photo before it is read: what it is and how big, from its header only."""
+"""An uploaded photo made ready for the reader: what it is and how big, from its header first.
+
+The reader reads JPEG and PNG. A WebP photo (and HEIC or AVIF where the installed Pillow opens
+them), and a JPEG over the reader's 50 megapixels, are turned into a JPEG of at most
+SHRINK_LONG_SIDE pixels on the long side: the reader reads 2 MP as well as 12 MP. A JPEG is
+shrunk while it is decoded (Pillow's draft mode), so a 200 MP photo never fills memory."""
 
 from __future__ import annotations
 
@@ -6,13 +11,20 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from PIL import Image, UnidentifiedImageError
+from PIL import Image, ImageOps, UnidentifiedImageError
 
-MAX_UPLOAD_BYTES = 20 * 1024 * 1024
-MAX_PIXELS = 50_000_000
+MAX_PHOTO_BYTES = 20 * 1024 * 1024
+MAX_PHOTOS = 12
+# A whole upload: every photo of a game night's table at once.
+MAX_UPLOAD_BYTES = MAX_PHOTOS * MAX_PHOTO_BYTES
+MAX_PIXELS = 50_000_000  # what the reader decodes as it is
+# A JPEG up to Pillow's own limit on opening (about 179 MP) is shrunk on the way in.
+MAX_SHRINK_PIXELS = 2 * int(Image.MAX_IMAGE_PIXELS or 89_478_485)
+SHRINK_LONG_SIDE = 2500
 
-# Pillow's format name -> the suffix the photo reader dispatches on.
-PHOTO_FORMATS = {"JPEG": ".jpg", "PNG": ".png"}
+READ_AS_IS = {"JPEG": ".jpg", "MPO": ".jpg", "PNG": ".png"}
+SHRUNK = {"WEBP", "HEIF", "AVIF"}
+ACCEPTED_WORDS = "JPEG, PNG or WebP"
 
 
 @dataclass(frozen=True)
@@ -26,28 +38,61 @@ class Refused(Exception):
         return self.message
 
 
-def photo_suffix(path: Path, shown_as: str) -> str:
-    """The suffix for a JPEG or PNG photo at `path`; refuses anything else, and photos over
-    MAX_PIXELS, without decoding the pixels."""
-    try:
-        with warnings.catch_warnings():
-            # Pillow warns about very large images on open; the limit below is ours, and lower.
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(path) as image:
-                kind, (width, height) = image.format, image.size
-    except Image.DecompressionBombError:
-        raise Refused(413, f"{shown_as} is far over 50 megapixels; send a phone photo") from None
-    except (UnidentifiedImageError, OSError):
-        raise Refused(
-            415, f"{shown_as} is not an image; take a photo of the sheet (JPEG or PNG)"
-        ) from None
-    if kind not in PHOTO_FORMATS:
-        raise Refused(415, f"{shown_as} is a {kind} image; send a JPEG or PNG photo")
-    if width * height > MAX_PIXELS:
-        megapixels = width * height / 1e6
+def prepare(staged: Path, shown_as: str, target_stem: Path) -> Path:
+    """The photo at `staged` as a file the reader reads, at `target_stem` plus its suffix;
+    refuses what is no photo, or too large, naming it as `shown_as`."""
+    kind, (width, height) = _header(staged, shown_as)
+    pixels = width * height
+    if kind in READ_AS_IS and pixels <= MAX_PIXELS:
+        target = target_stem.with_suffix(READ_AS_IS[kind])
+        staged.rename(target)
+        return target
+    if kind not in READ_AS_IS and kind not in SHRUNK:
+        raise Refused(415, f"{shown_as} is a {kind} image; send a photo ({ACCEPTED_WORDS})")
+    if kind != "JPEG" and pixels > MAX_PIXELS or pixels > MAX_SHRINK_PIXELS:
+        megapixels = pixels / 1e6
+        limit = MAX_SHRINK_PIXELS if kind == "JPEG" else MAX_PIXELS
         raise Refused(
             413,
             f"{shown_as} is {width} x {height} pixels ({megapixels:.0f} megapixels), over the "
-            "limit of 50; take the photo at the phone's normal size",
+            f"limit of {limit // 1_000_000}; take the photo at the phone's normal size",
         )
-    return PHOTO_FORMATS[kind]
+    target = target_stem.with_suffix(".jpg")
+    _shrink(staged, target, shown_as)
+    staged.unlink(missing_ok=True)
+    return target
+
+
+def _header(path: Path, shown_as: str) -> tuple[str, tuple[int, int]]:
+    try:
+        with warnings.catch_warnings():
+            # Pillow warns about large images on open; the limits here are ours.
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as image:
+                return str(image.format), image.size
+    except Image.DecompressionBombError:
+        raise Refused(
+            413,
+            f"{shown_as} is far over {MAX_SHRINK_PIXELS // 10**6} megapixels; send a phone photo",
+        ) from None
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
+        raise Refused(
+            415, f"{shown_as} is not an image; take a photo of the sheet ({ACCEPTED_WORDS})"
+        ) from None
+
+
+def _shrink(source: Path, target: Path, shown_as: str) -> None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(source) as image:
+                if image.format == "JPEG":
+                    image.draft("RGB", (SHRINK_LONG_SIDE, SHRINK_LONG_SIDE))
+                image.load()
+                upright = ImageOps.exif_transpose(image).convert("RGB")
+        upright.thumbnail((SHRINK_LONG_SIDE, SHRINK_LONG_SIDE), Image.Resampling.LANCZOS)
+        upright.save(target, "JPEG", quality=92)
+    except (OSError, SyntaxError, ValueError) as error:
+        raise Refused(
+            422, f"{shown_as}: the image file is damaged or cut short ({error})"
+        ) from None

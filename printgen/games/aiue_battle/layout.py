@@ -11,6 +11,7 @@ from typing import Any
 
 from printgen import layouts
 from printgen.errors import LayoutError
+from printgen.render.marks import MarkSegment, crop_mark_segments
 from printgen.render.units import SAFE_MARGIN_MM, PageSize, Paper, Rect
 
 LAYOUT_FOLDER = "aiue-battle"
@@ -79,6 +80,14 @@ class Cards:
     flag_size: float
     flagged: int
     colours: tuple[CardColour, ...]
+    bleed: float  # the colour runs this far past the outer cuts
+    crop_offset: float  # from the cut to the start of its crop mark, clear of the bleed
+    crop_length: float
+
+    @property
+    def mark_zone(self) -> float:
+        """The margin round the block of cards that its crop marks take."""
+        return self.crop_offset + self.crop_length
 
     @property
     def per_colour(self) -> int:
@@ -104,6 +113,7 @@ class Record:
     card_width: float
     card_height: float
     card_gap: float
+    date_width: float
 
     @property
     def column_widths(self) -> tuple[float, ...]:
@@ -150,6 +160,8 @@ def _layout(data: Mapping[str, Any]) -> Layout:
             raise ValueError(f"colour {colour.name}: pattern {colour.pattern!r} not in {PATTERNS}")
     if len({c.pattern for c in colours}) != len(colours):
         raise ValueError("two colours share a pattern: each needs its own for colour-blind eyes")
+    if float(cards["crop_offset"]) <= float(cards["bleed"]):
+        raise ValueError("cards.crop_offset: crop marks must start outside the bleed")
     return Layout(
         name=str(data["name"]),
         version=int(data["version"]),
@@ -184,6 +196,9 @@ def _layout(data: Mapping[str, Any]) -> Layout:
             flag_size=float(cards["flag_size"]),
             flagged=int(cards["flagged"]),
             colours=colours,
+            bleed=float(cards["bleed"]),
+            crop_offset=float(cards["crop_offset"]),
+            crop_length=float(cards["crop_length"]),
         ),
         record=Record(
             title_height=float(record["title_height"]),
@@ -199,6 +214,7 @@ def _layout(data: Mapping[str, Any]) -> Layout:
             card_width=float(record["card_width"]),
             card_height=float(record["card_height"]),
             card_gap=float(record["card_gap"]),
+            date_width=float(record["date_width"]),
         ),
     )
 
@@ -346,22 +362,31 @@ class CardSlot:
 @dataclass(frozen=True)
 class CardSheet:
     header: Rect
-    grid: Rect
+    grid: Rect  # the block of cards: what is left once every cut is made (the TrimBox)
+    bleed: Rect  # the grid grown by the bleed: the colour covers all of it (the BleedBox)
     footer: Rect
     slots: tuple[CardSlot, ...]
+    cuts_x: tuple[float, ...]  # every vertical cut, shared between neighbours
+    cuts_y: tuple[float, ...]
+    crop_marks: tuple[MarkSegment, ...]  # solid marks outside the bleed, one at each cut's end
+
+    @property
+    def folds_y(self) -> tuple[float, ...]:
+        return tuple(sorted({slot.fold_y for slot in self.slots}))
 
 
 def card_sheet(layout: Layout, paper: Paper) -> CardSheet:
     spec, page = layout.cards, cards_page(paper)
     strip_h = 2 * spec.half_height
-    grid_h = spec.rows * strip_h
+    grid_w, grid_h = spec.columns * spec.face_width, spec.rows * strip_h
+    zone = spec.mark_zone
     block = _centred(
         page,
-        spec.columns * spec.face_width,
-        spec.header_height + grid_h + spec.footer_height,
-        "a sheet of letter cards",
+        grid_w + 2 * zone,
+        spec.header_height + zone + grid_h + zone + spec.footer_height,
+        "a sheet of letter cards with its crop marks",
     )
-    grid = Rect(block.x, block.y + spec.footer_height, block.width, grid_h)
+    grid = Rect(block.x + zone, block.y + spec.footer_height + zone, grid_w, grid_h)
     slots = []
     for i in range(spec.per_colour):
         row, col = divmod(i, spec.columns)
@@ -376,9 +401,23 @@ def card_sheet(layout: Layout, paper: Paper) -> CardSheet:
                 back=Rect(x, y + spec.half_height, spec.face_width, spec.half_height),
             )
         )
-    header = Rect(block.x, grid.top, block.width, spec.header_height)
-    footer = Rect(block.x, block.y, block.width, spec.footer_height)
-    return CardSheet(header, grid, footer, tuple(slots))
+    cuts_x = tuple(grid.x + c * spec.face_width for c in range(spec.columns + 1))
+    cuts_y = tuple(grid.y + r * strip_h for r in range(spec.rows + 1))
+    b = spec.bleed
+    return CardSheet(
+        header=Rect(block.x, block.top - spec.header_height, block.width, spec.header_height),
+        grid=grid,
+        bleed=Rect(grid.x - b, grid.y - b, grid.width + 2 * b, grid.height + 2 * b),
+        footer=Rect(block.x, block.y, block.width, spec.footer_height),
+        slots=tuple(slots),
+        cuts_x=cuts_x,
+        cuts_y=cuts_y,
+        crop_marks=tuple(
+            crop_mark_segments(
+                grid, cuts_x, cuts_y, offset=spec.crop_offset, length=spec.crop_length
+            )
+        ),
+    )
 
 
 @dataclass(frozen=True)
@@ -387,6 +426,12 @@ class RecordSheet:
     header: Rect  # the column titles and the players' names
     columns: tuple[Rect, ...]  # each column's full height, header and rounds
     rows: tuple[Rect, ...]  # each round's row across the table
+    date: Rect  # the line to write the date on, at the title band's right (height 0)
+
+    @property
+    def baseline(self) -> float:
+        """The title band's baseline: the title, the hint and the date line's label."""
+        return self.title.y + self.title.height / 2 - 1.5
 
 
 def record_sheet(layout: Layout, paper: Paper) -> RecordSheet:
@@ -404,7 +449,10 @@ def record_sheet(layout: Layout, paper: Paper) -> RecordSheet:
         for r in range(spec.rounds)
     )
     title = Rect(block.x, block.y + table_h, block.width, spec.title_height)
-    return RecordSheet(title, header, tuple(columns), rows)
+    # The line sits a little under the baseline of its label, as on a form.
+    line_y = title.y + title.height / 2 - 1.5 - 0.8
+    date = Rect(title.right - spec.date_width, line_y, spec.date_width, 0.0)
+    return RecordSheet(title, header, tuple(columns), rows, date)
 
 
 def topic_cards(layout: Layout, paper: Paper) -> tuple[Rect, ...]:

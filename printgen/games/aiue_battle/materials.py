@@ -19,6 +19,7 @@ from printgen.games.aiue_battle.engine import Alphabet
 from printgen.games.aiue_battle.layout import (
     BoardSide,
     CardColour,
+    CardSheet,
     CardSlot,
     Layout,
     Rect,
@@ -36,13 +37,30 @@ from printgen.materials import BuildOptions, Progress
 from printgen.paths import SEEDS_DIR
 from printgen.render.fonts import BODY, BOLD
 from printgen.render.fonts import KANA as KANA_FACE
-from printgen.render.marks import MARK_GREY, cut_line, fold_line, scale_bar
-from printgen.render.pdf import PdfMeta, new_canvas
-from printgen.render.text import Anchor, Box, draw_in_box, draw_text, paragraph
+from printgen.render.marks import (
+    MARK_GREY,
+    WRITE_IN_INK,
+    WRITE_IN_WIDTH,
+    crop_marks,
+    cut_line,
+    fold_line,
+    scale_bar,
+    sheet_footer,
+)
+from printgen.render.pdf import PdfMeta, new_canvas, set_page_boxes
+from printgen.render.text import (
+    Anchor,
+    Box,
+    draw_in_box,
+    draw_text,
+    hanging_indent,
+    paragraph,
+)
 from printgen.render.units import Paper, mm
 from printgen.rules_text import load_rules
 
 KANA = KANA_FACE.name
+GAME = "aiue battle"
 SEED = SEEDS_DIR / "aiue-battle.md"
 TOPICS_SECTION = "Topic ideas"
 
@@ -68,12 +86,18 @@ def build_board(options: BuildOptions, _progress: Progress | None = None) -> byt
     _check_kana_board(layout)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, board_page(options.paper), _meta("letter board", options.paper))
-    _draw_alphabet_side(
-        canvas, alphabet_side(layout, options.paper), layout.board.alphabet.letter_size
-    )
-    canvas.showPage()
-    _draw_kana_side(canvas, kana_side(layout, options.paper), layout)
-    canvas.showPage()
+    for side, purpose in (
+        (alphabet_side(layout, options.paper), "letter board, alphabet side"),
+        (kana_side(layout, options.paper), "letter board, kana side"),
+    ):
+        if side.key is None:
+            _draw_alphabet_side(canvas, side, layout.board.alphabet.letter_size)
+        else:
+            _draw_kana_side(canvas, side, layout)
+        # Under the block, within the page's margin.
+        footer_y = max(side.block.y - 5, 7.0)
+        sheet_footer(canvas, mm(side.block.right), mm(footer_y), GAME, purpose, anchor=Anchor.RIGHT)
+        canvas.showPage()
     canvas.save()
     return buffer.getvalue()
 
@@ -90,32 +114,38 @@ def _check_kana_board(layout: Layout) -> None:
         )
 
 
-def _draw_title(
-    canvas: Canvas, rect: Rect, title: str, hint: str, font: str, where: str, bold: str = BOLD
-) -> None:
+# One type per role on every aiue sheet, whichever script the words are in: Latin in DejaVu Sans
+# (bold for titles), kana in IPAex Gothic at the same size.
+TITLE_SIZE = 15.0
+HINT_SIZE = 9.0
+CAPTION_SIZE = 7.0
+
+
+def _draw_title(canvas: Canvas, rect: Rect, title: str, hint: str, where: str) -> None:
+    # Never shrunk to fit: a role keeps its size on every sheet, or the build stops.
     baseline = mm(rect.y + rect.height / 2 - 1.5)
     draw_text(
         canvas,
         title,
         mm(rect.x),
         baseline,
-        bold,
-        15,
+        BOLD,
+        TITLE_SIZE,
         where=f"{where} title",
         max_width=mm(rect.width * 0.45),
-        min_size=10,
+        fallback=KANA,
     )
     draw_text(
         canvas,
         hint,
         mm(rect.right),
         baseline,
-        font,
-        9,
+        BODY,
+        HINT_SIZE,
         where=f"{where} hint",
         anchor=Anchor.RIGHT,
-        max_width=mm(rect.width * 0.53),
-        min_size=7,
+        max_width=mm(rect.width * 0.54),
+        fallback=KANA,
     )
 
 
@@ -181,12 +211,12 @@ def _struck_example(
         caption,
         mm(place.x + place.width / 2),
         mm(rect.y - 4),
-        font,
-        7,
+        BODY,
+        CAPTION_SIZE,
         where="struck example caption",
         anchor=Anchor.CENTRE,
         max_width=mm(place.width),
-        min_size=5.5,
+        fallback=KANA,
     )
     canvas.setFillColor(black)
 
@@ -197,7 +227,6 @@ def _draw_alphabet_side(canvas: Canvas, side: BoardSide, side_size: float) -> No
         side.title,
         "aiue battle · alphabet side",
         "Call a letter, then strike it through with one diagonal line: it cannot be called again.",
-        BODY,
         "alphabet side",
     )
     for cell in side.cells:
@@ -211,16 +240,14 @@ def _draw_kana_side(canvas: Canvas, side: BoardSide, layout: Layout) -> None:
         canvas,
         side.title,
         "aiue battle · かなの面 (kana side)",
-        "呼んだ文字は斜線で消す · strike each called letter with one diagonal line",
-        KANA,
+        "呼んだ文字は斜線で消す · strike each called letter through with one diagonal line",
         "kana side",
-        bold=KANA,
     )
     size = layout.board.kana.letter_size
     for cell in side.cells:
         _cell_frame(canvas, cell.rect)
         _letter(canvas, cell.letter, cell.rect, KANA, size, KANA_MIDDLE)
-    _struck_example(canvas, side.example, "か", KANA, KANA_MIDDLE, "例 example")
+    _struck_example(canvas, side.example, "か", KANA, KANA_MIDDLE, "called: struck · 例")
     assert side.key is not None
     _draw_kana_key(canvas, side.key)
 
@@ -248,19 +275,36 @@ def _draw_kana_key(canvas: Canvas, key: Rect) -> None:
 # --- the letter cards ---
 
 
+# The card to print on: thinner will not stand as a tent, thicker will not fold cleanly.
+CARD_WEIGHT = "160-200 g/m²"
+
+
 def build_cards(options: BuildOptions, progress: Progress | None = None) -> bytes:
     layout = load_layout(options.layout)
     sheet = card_sheet(layout, options.paper)
     buffer = io.BytesIO()
-    canvas = new_canvas(buffer, cards_page(options.paper), _meta("letter cards", options.paper))
+    meta = PdfMeta(
+        title="aiue battle: letter cards",
+        subject=f"aiue battle letter cards, {options.paper.label}: print at 100 % on "
+        f"{CARD_WEIGHT} card",
+    )
+    canvas = new_canvas(buffer, cards_page(options.paper), meta)
+    # What is left after cutting is the block of cards; its colour runs on into the bleed.
+    set_page_boxes(canvas, sheet.grid, layout.cards.bleed)
     colours = layout.cards.colours
     for done, colour in enumerate(colours, start=1):
-        _draw_card_header(canvas, sheet.header, colour, layout)
+        _draw_card_header(canvas, sheet, colour, layout)
+        canvas.saveState()
+        canvas.setFillColor(_fill(colour.fill))
+        bleed = sheet.bleed
+        canvas.rect(mm(bleed.x), mm(bleed.y), mm(bleed.width), mm(bleed.height), stroke=0, fill=1)
+        canvas.restoreState()
+        _draw_patterns(canvas, sheet, colour, layout)
         for slot in sheet.slots:
             _draw_back(canvas, slot, colour, layout)
             _draw_face(canvas, slot, colour, layout)
-        _draw_card_marks(canvas, sheet.slots)
-        _draw_card_footer(canvas, sheet.footer)
+        _draw_card_marks(canvas, sheet)
+        _draw_card_footer(canvas, sheet)
         canvas.showPage()
         if progress is not None:
             progress(done, len(colours))
@@ -268,8 +312,19 @@ def build_cards(options: BuildOptions, progress: Progress | None = None) -> byte
     return buffer.getvalue()
 
 
-def _draw_card_header(canvas: Canvas, rect: Rect, colour: CardColour, layout: Layout) -> None:
-    spec = layout.cards
+CARD_HELP = (
+    f"Print at 100 % on card of {CARD_WEIGHT}. Cut from crop mark to crop mark (a ruler and a "
+    "craft knife, or a paper trimmer): the colour runs on past every cut, so a cut a little off "
+    "leaves no white edge. Fold each card on its dashed middle line, print outside, and stand it "
+    "as a tent, its coloured back towards the others. <b>Write on the white face</b>: one letter "
+    "per card, or a cross on a card your word does not need. The flagged card holds the first "
+    "letter: stand it at your far right."
+)
+
+
+def _draw_card_header(canvas: Canvas, sheet: CardSheet, colour: CardColour, layout: Layout) -> None:
+    spec, rect = layout.cards, sheet.header
+    left, width = sheet.grid.x, sheet.grid.width
     title = (
         f"aiue battle · letter cards · {colour.name} ({colour.pattern}) · "
         f"{spec.per_colour} cards: {spec.per_colour - 1} to play, 1 spare"
@@ -277,24 +332,41 @@ def _draw_card_header(canvas: Canvas, rect: Rect, colour: CardColour, layout: La
     draw_text(
         canvas,
         title,
-        mm(rect.x),
-        mm(rect.top - 5),
+        mm(left),
+        mm(rect.top - 4),
         BOLD,
         11,
         where="card sheet title",
-        max_width=mm(rect.width),
-        min_size=8,
+        max_width=mm(width),
     )
-    style = ParagraphStyle("card-help", fontName=BODY, fontSize=8.5, leading=11)
-    text = (
-        "Cut along the dashed lines around each card. Fold each card along its middle line, "
-        "print outside, and stand it as a tent: the white face towards you, the coloured back "
-        "towards the others. Write one letter on each face, or a cross on a card your word does "
-        "not need. The card with the flag holds the word's first letter; stand it at your far "
-        "right."
-    )
-    box = Box(mm(rect.x), mm(rect.y + 1.5), mm(rect.width), mm(rect.height - 8))
-    draw_in_box(canvas, paragraph(text, style, "card sheet help"), box, "card sheet help")
+    style = ParagraphStyle("card-help", fontName=BODY, fontSize=8, leading=9.8)
+    # Kept 2 mm above the crop marks, which stand in the margin just below the header.
+    box = Box(mm(left), mm(rect.y + 2), mm(width), mm(rect.height - 7))
+    draw_in_box(canvas, paragraph(CARD_HELP, style, "card sheet help"), box, "card sheet help")
+
+
+def _draw_patterns(canvas: Canvas, sheet: CardSheet, colour: CardColour, layout: Layout) -> None:
+    """The colour's pattern over each row's backs and along each row's name bands, drawn row by
+    row so that it runs on across the cuts between cards, and out into the bleed."""
+    for y in sorted({slot.strip.y for slot in sheet.slots}):
+        row = [slot for slot in sheet.slots if slot.strip.y == y]
+        left, right = min(s.strip.x for s in row), max(s.strip.right for s in row)
+        back, face = row[0].back, row[0].face
+        for band in (
+            Rect(left, back.y, right - left, back.height),
+            Rect(left, face.y, right - left, layout.cards.name_band),
+        ):
+            _pattern(canvas, band, colour, _bled(band, sheet))
+
+
+def _bled(rect: Rect, sheet: CardSheet) -> Rect:
+    """`rect` with each side that lies on the block's outer cut carried out into the bleed."""
+    grid, bleed = sheet.grid, sheet.bleed
+    x1 = bleed.x if abs(rect.x - grid.x) < 1e-6 else rect.x
+    y1 = bleed.y if abs(rect.y - grid.y) < 1e-6 else rect.y
+    x2 = bleed.right if abs(rect.right - grid.right) < 1e-6 else rect.right
+    y2 = bleed.top if abs(rect.top - grid.top) < 1e-6 else rect.top
+    return Rect(x1, y1, x2 - x1, y2 - y1)
 
 
 def _fill(colour: str) -> Color:
@@ -329,8 +401,15 @@ def _upside_down(canvas: Canvas, rect: Rect) -> Iterator[None]:
 PATTERN_STEP = 4.0
 
 
-def _pattern(canvas: Canvas, rect: Rect, colour: CardColour) -> None:
-    """The colour's pattern over `rect`, as one path: a card sheet has sixteen of them."""
+# Stripes run parallel to the cuts and the fold, so they keep this far from them: a light stripe
+# along a card's edge would look like the white hairline that the bleed is there to prevent.
+STRIPE_CLEAR = 1.5
+
+
+def _pattern(canvas: Canvas, band: Rect, colour: CardColour, rect: Rect | None = None) -> None:
+    """The colour's pattern over `rect` (the band itself unless given, e.g. carried into the
+    bleed), as one path; stripes stay inside `band`, clear of its edges."""
+    rect = rect or band
     ink = _fill(colour.ink)
     step = PATTERN_STEP
     across = int(rect.width // step) + 2
@@ -343,8 +422,11 @@ def _pattern(canvas: Canvas, rect: Rect, colour: CardColour) -> None:
     path = canvas.beginPath()
     filled = colour.pattern in ("dots", "checks")
     if colour.pattern == "stripes":
-        for j in range(down):
-            path.rect(mm(rect.x), mm(rect.y + j * step), mm(rect.width), mm(1.0))
+        stripe = 1.0
+        count = int((band.height - 2 * STRIPE_CLEAR - stripe) // step) + 1
+        first = band.y + (band.height - (count - 1) * step - stripe) / 2
+        for j in range(count):
+            path.rect(mm(rect.x), mm(first + j * step), mm(rect.width), mm(stripe))
         filled = True
     elif colour.pattern == "diagonals":
         # Lines at 45 degrees, long enough to cross the whole rectangle from below its corner.
@@ -421,11 +503,6 @@ def _label(
 
 def _draw_back(canvas: Canvas, slot: CardSlot, colour: CardColour, layout: Layout) -> None:
     rect = slot.back
-    canvas.saveState()
-    canvas.setFillColor(_fill(colour.fill))
-    canvas.rect(mm(rect.x), mm(rect.y), mm(rect.width), mm(rect.height), stroke=0, fill=1)
-    canvas.restoreState()
-    _pattern(canvas, rect, colour)
     with _upside_down(canvas, rect):
         # Local frame: origin at the back's bottom-left as it stands, the fold at the top.
         w, h = rect.width, rect.height
@@ -461,12 +538,6 @@ def _flag_label(canvas: Canvas, x: float, y: float, width: float, layout: Layout
 
 def _draw_face(canvas: Canvas, slot: CardSlot, colour: CardColour, layout: Layout) -> None:
     spec, rect = layout.cards, slot.face
-    canvas.saveState()
-    canvas.setFillColor(_fill(colour.fill))
-    canvas.rect(mm(rect.x), mm(rect.y), mm(rect.width), mm(rect.height), stroke=0, fill=1)
-    canvas.restoreState()
-    # The frame carries the pattern too, so the owner can tell the colour without its hue.
-    _pattern(canvas, Rect(rect.x, rect.y, rect.width, spec.name_band), colour)
     panel = Rect(
         rect.x + spec.frame,
         rect.y + spec.name_band,
@@ -504,44 +575,53 @@ def _draw_face(canvas: Canvas, slot: CardSlot, colour: CardColour, layout: Layou
         )
 
 
-def _draw_card_marks(canvas: Canvas, slots: tuple[CardSlot, ...]) -> None:
-    xs = sorted({s.strip.x for s in slots} | {s.strip.right for s in slots})
-    ys = sorted({s.strip.y for s in slots} | {s.strip.top for s in slots})
-    # A white line under each dashed mark: grey dashes alone vanish on the darker fills.
+# A fold line stops this short of the cuts: its white underline must not reach a card's edge.
+FOLD_INSET = 1.5
+
+
+def _draw_card_marks(canvas: Canvas, sheet: CardSheet) -> None:
+    """Crop marks outside the bleed for every cut; across each card, its fold line. Nothing is
+    printed on a cut, so a cut a little off the line shows no line either."""
+    crop_marks(canvas, sheet.crop_marks)
+    folds = [
+        (mm(slot.strip.x + FOLD_INSET), mm(slot.fold_y), mm(slot.strip.right - FOLD_INSET))
+        for slot in sheet.slots
+    ]
+    # A white line under each dashed fold: grey dashes alone vanish on the darker fills.
     canvas.saveState()
     canvas.setStrokeColor(white)
     canvas.setLineWidth(2.0)
-    for x in xs:
-        canvas.line(mm(x), mm(ys[0]), mm(x), mm(ys[-1]))
-    for y in ys + [slot.fold_y for slot in slots]:
-        canvas.line(mm(xs[0]), mm(y), mm(xs[-1]), mm(y))
+    for x1, y, x2 in folds:
+        canvas.line(x1, y, x2, y)
     canvas.restoreState()
-    for x in xs:
-        cut_line(canvas, mm(x), mm(ys[0]), mm(x), mm(ys[-1]))
-    for y in ys:
-        cut_line(canvas, mm(xs[0]), mm(y), mm(xs[-1]), mm(y))
-    for slot in slots:
-        fold_line(canvas, mm(slot.strip.x), mm(slot.fold_y), mm(slot.strip.right), mm(slot.fold_y))
+    for x1, y, x2 in folds:
+        fold_line(canvas, x1, y, x2, y)
 
 
-def _draw_card_footer(canvas: Canvas, rect: Rect) -> None:
-    scale_bar(canvas, mm(rect.x), mm(rect.y + 5.5), 50)
-    legend_x = rect.right - 62
-    y = rect.y + 6.5
-    for draw, words in ((cut_line, "cut"), (fold_line, "fold, print outside")):
-        draw(canvas, mm(legend_x), mm(y), mm(legend_x + 12), mm(y))
-        canvas.setFillColor(MARK_GREY)
-        draw_text(
-            canvas,
-            words,
-            mm(legend_x + 14),
-            mm(y - 1),
-            BODY,
-            7,
-            where="card mark legend",
-            max_width=mm(40),
-        )
-        y -= 4
+def _draw_card_footer(canvas: Canvas, sheet: CardSheet) -> None:
+    rect, left, right = sheet.footer, sheet.grid.x, sheet.grid.right
+    scale_bar(canvas, mm(left), mm(rect.y + 6.0), 50)
+    sheet_footer(canvas, mm(right), mm(rect.y + 2.5), GAME, "letter cards", anchor=Anchor.RIGHT)
+    # The legend, right of the scale bar: a crop mark's corner, then a piece of fold line.
+    y = rect.y + 7.0
+    x = right - 100
+    # A corner of a card, its colour running into the bleed, and the corner's two crop marks.
+    canvas.saveState()
+    canvas.setFillColor(LIGHT_GREY)
+    canvas.rect(mm(x + 2), mm(y - 3.5), mm(4), mm(4), stroke=0, fill=1)
+    canvas.restoreState()
+    crop_marks(canvas, [(x + 3, y + 1.5, x + 3, y + 4), (x + 1.5, y - 0.5, x - 1, y - 0.5)])
+    canvas.setFillColor(MARK_GREY)
+    draw_text(
+        canvas, "cut from mark to mark", mm(x + 8), mm(y - 1), BODY, 7, where="card mark legend"
+    )
+    x = right - 46
+    fold_line(canvas, mm(x), mm(y), mm(x + 12), mm(y))
+    canvas.setFillColor(MARK_GREY)
+    draw_text(
+        canvas, "fold, print outside", mm(x + 14), mm(y - 1), BODY, 7, where="card mark legend"
+    )
+    canvas.setFillColor(black)
 
 
 # --- the record sheet and the topic card ---
@@ -554,8 +634,17 @@ def build_record(options: BuildOptions, _progress: Progress | None = None) -> by
     _draw_record(canvas, layout, options.paper)
     canvas.showPage()
     topics = load_topics()
-    for card in topic_cards(layout, options.paper):
+    cards = topic_cards(layout, options.paper)
+    for card in cards:
         _draw_topic_card(canvas, card, topics)
+    # Under the cards, on the sheet they are cut from.
+    sheet_footer(
+        canvas,
+        mm((cards[0].x + cards[-1].right) / 2),
+        mm(cards[0].y - 5),
+        GAME,
+        "topic cards: cut out, one for each end of the table",
+    )
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()
@@ -567,22 +656,58 @@ def load_topics() -> tuple[str, ...]:
     return tuple(block.text for block in section.blocks)
 
 
+# What each column's cells hold, printed small in every round's cell: the header names the
+# column, the cell says what goes in it.
+RECORD_COLUMNS = (
+    ("#", ""),
+    ("Topic", "topic"),
+    *[(f"Player {n}", "their word") for n in range(1, 6)],
+    ("Out, in order", "names, first out first"),
+    ("Winner", "name"),
+)
+HINT_GREY = Color(0.45, 0.45, 0.45)
+CELL_HINT_SIZE = 6.0
+
+
 def _draw_record(canvas: Canvas, layout: Layout, paper: Paper) -> None:
     sheet = record_sheet(layout, paper)
     spec = layout.record
+    if spec.players != 5 or len(sheet.columns) != len(RECORD_COLUMNS):
+        raise LayoutError(
+            f"layout {layout.name!r}: the record sheet prints columns for 5 players "
+            f"(one per colour of cards), not {spec.players}"
+        )
+    title, date = sheet.title, sheet.date
     _draw_title(
         canvas,
-        sheet.title,
+        Rect(title.x, title.y, date.x - 12 - title.x, title.height),
         "aiue battle · record sheet",
-        "Names across the top once; then one row per round.   Date: ____________",
-        BODY,
+        "Names across the top once; then one row per round.",
         "record sheet",
+    )
+    draw_text(
+        canvas,
+        "Date",
+        mm(date.x - 1.5),
+        mm(sheet.baseline),
+        BODY,
+        HINT_SIZE,
+        where="record date",
+        anchor=Anchor.RIGHT,
     )
     table_top = sheet.header.top
     table_bottom = sheet.rows[-1].y
     canvas.saveState()
+    # Every line of the table is a write-in line: dark and wide enough to survive a copier.
+    canvas.setStrokeColor(WRITE_IN_INK)
+    canvas.setLineWidth(WRITE_IN_WIDTH)
+    canvas.line(mm(date.x), mm(date.y), mm(date.right), mm(date.y))
+    for column in sheet.columns[1:]:
+        canvas.line(mm(column.x), mm(table_bottom), mm(column.x), mm(table_top))
+    for row in sheet.rows:
+        canvas.line(mm(row.x), mm(row.top), mm(row.right), mm(row.top))
     canvas.setStrokeColor(black)
-    canvas.setLineWidth(0.9)
+    canvas.setLineWidth(1.4)
     canvas.rect(
         mm(sheet.header.x),
         mm(table_bottom),
@@ -591,46 +716,45 @@ def _draw_record(canvas: Canvas, layout: Layout, paper: Paper) -> None:
         stroke=1,
         fill=0,
     )
-    canvas.setLineWidth(0.5)
-    canvas.setStrokeColor(GRID_GREY)
-    for column in sheet.columns[1:]:
-        canvas.line(mm(column.x), mm(table_bottom), mm(column.x), mm(table_top))
-    for row in sheet.rows:
-        canvas.line(mm(row.x), mm(row.top), mm(row.right), mm(row.top))
     canvas.restoreState()
 
-    titles = [
-        ("#", ""),
-        ("Topic", ""),
-        *[(f"Player {n}", "name:") for n in range(1, spec.players + 1)],
-        ("Out, in order", "first out first"),
-        ("Winner", ""),
-    ]
-    for column, (title, hint) in zip(sheet.columns, titles, strict=True):
+    for index, (column, (heading, hint)) in enumerate(
+        zip(sheet.columns, RECORD_COLUMNS, strict=True)
+    ):
         draw_text(
             canvas,
-            title,
+            heading,
             mm(column.x + 1.5),
             mm(sheet.header.top - 4.5),
             BOLD,
             8.5,
-            where=f"record column {title!r}",
+            where=f"record column {heading!r}",
             max_width=mm(column.width - 3),
-            min_size=6.5,
         )
-        if hint:
-            canvas.setFillColor(GRID_GREY)
+        canvas.setFillColor(HINT_GREY)
+        if heading.startswith("Player"):
+            # The players' names go in the header, once for the whole game.
             draw_text(
                 canvas,
-                hint,
+                "name",
                 mm(column.x + 1.5),
                 mm(sheet.header.y + 2),
                 BODY,
-                6.5,
-                where=f"record column hint {hint!r}",
-                max_width=mm(column.width - 3),
+                CELL_HINT_SIZE,
+                where="record column name hint",
             )
-            canvas.setFillColor(black)
+        for row in sheet.rows if hint else ():
+            draw_text(
+                canvas,
+                hint,
+                mm(column.x + 1.2),
+                mm(row.top - 2.6),
+                BODY,
+                CELL_HINT_SIZE,
+                where=f"record cell hint {hint!r} (column {index + 1})",
+                max_width=mm(column.width - 2.4),
+            )
+        canvas.setFillColor(black)
     numbers = sheet.columns[0]
     for number, row in enumerate(sheet.rows, start=1):
         draw_text(
@@ -644,18 +768,30 @@ def _draw_record(canvas: Canvas, layout: Layout, paper: Paper) -> None:
             anchor=Anchor.CENTRE,
             max_width=mm(numbers.width - 1),
         )
-    canvas.setFillColor(GRID_GREY)
+    canvas.setFillColor(HINT_GREY)
     draw_text(
         canvas,
-        "A word is 2 to 7 letters. Out order: write the names as players go out.",
+        "A word is 2 to 7 letters. Out, in order: the names as players go out, first out first.",
         mm(sheet.header.x),
         mm(table_bottom - 4),
         BODY,
         7,
         where="record footnote",
-        max_width=mm(sheet.header.width),
+        max_width=mm(sheet.header.width * 0.6),
     )
     canvas.setFillColor(black)
+    sheet_footer(
+        canvas,
+        mm(sheet.header.right),
+        mm(table_bottom - 4),
+        GAME,
+        "record sheet",
+        anchor=Anchor.RIGHT,
+        max_width=mm(sheet.header.width * 0.38),
+    )
+
+
+TOPIC_BULLET = "•"
 
 
 def _draw_topic_card(canvas: Canvas, card: Rect, topics: tuple[str, ...]) -> None:
@@ -696,8 +832,10 @@ def _draw_topic_card(canvas: Canvas, card: Rect, topics: tuple[str, ...]) -> Non
         fontName=BODY,
         bulletFontName=BODY,
         fontSize=10.5,
+        bulletFontSize=10.5,
         leading=13.5,
-        leftIndent=9,
+        # A wrapped topic's second line starts under its first line's text, not under the bullet.
+        leftIndent=hanging_indent(TOPIC_BULLET, BODY, 10.5),
         bulletIndent=0,
     )
     half = -(-len(topics) // 2)
@@ -736,8 +874,7 @@ def _draw_glance(canvas: Canvas, rect: Rect) -> None:
 def _draw_list(canvas: Canvas, items: tuple[str, ...], style: ParagraphStyle, box: Box) -> None:
     flowables = []
     for text in items:
-        flowable = paragraph(text, style, f"topic {text!r}")
-        flowable.bulletText = "•"
+        flowable = paragraph(text, style, f"topic {text!r}", bullet=TOPIC_BULLET)
         flowables.append(flowable)
     _stack(canvas, flowables, box, "topic list")
 

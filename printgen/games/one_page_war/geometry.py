@@ -44,6 +44,7 @@ The sizes come from the `[sheet]` table of the layout's TOML; this module only p
 from __future__ import annotations
 
 import math
+import re
 import zlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -472,6 +473,16 @@ def _place(layout: Layout, p: SheetParams, W: float, H: float, paper: Paper) -> 
 
 
 MODE_LETTERS = {"duel": "D", "solo": "S", "team": "T"}
+# What `sheet_id` makes (a team pack's index can pass 9999), and the names layouts have.
+SHEET_ID_PATTERN = re.compile(r"[DST]-[0-9A-F]{4}-[0-9]{4,5}")
+LAYOUT_NAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
+
+
+def _quoted(text: str, limit: int = 60) -> str:
+    """`text` as repr shows it (escapes visible), cut to `limit` characters if longer."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
 
 
 def sheet_id(mode: str, layout: Layout | str, paper: Paper, index: int, seed: str = "") -> str:
@@ -503,19 +514,30 @@ class SheetTag:
 
     @classmethod
     def from_text(cls, text: str) -> SheetTag:
+        """The tag a QR code holds. Only what printgen itself prints is accepted: the text comes
+        from a photo, so it may be a forged or foreign code, and its parts end up in file names,
+        terminals and TOML."""
+        shown = _quoted(text)
         parts = text.strip().split("/")
         if len(parts) != 5 or parts[0].lower() != GAME_NAME:
             raise LayoutError(
-                f"QR code {text!r} is not a One Page War sheet's "
+                f"QR code {shown} is not a One Page War sheet's "
                 f"(expected {GAME_NAME}/LAYOUT/VERSION/PAPER/SHEET-ID)"
             )
         _, layout, version, paper, ident = parts
-        if not version.isdigit():
-            raise LayoutError(f"QR code {text!r}: layout version {version!r} is not a number")
+        # str.isdigit() is also true of '²' and other digits int() refuses: ASCII only.
+        if not re.fullmatch(r"[0-9]{1,4}", version):
+            raise LayoutError(f"QR code {shown}: layout version {_quoted(version)} is not a number")
+        if not LAYOUT_NAME_PATTERN.fullmatch(layout.lower()):
+            raise LayoutError(f"QR code {shown}: {_quoted(layout)} is not a layout name")
         try:
             paper_value = Paper(paper.lower())
         except ValueError:
-            raise LayoutError(f"QR code {text!r}: unknown paper {paper!r}") from None
+            raise LayoutError(f"QR code {shown}: unknown paper {_quoted(paper)}") from None
+        if not SHEET_ID_PATTERN.fullmatch(ident.upper()):
+            raise LayoutError(
+                f"QR code {shown}: {_quoted(ident)} is not a sheet id (such as D-3F2A-0001)"
+            )
         return cls(layout.lower(), int(version), paper_value, ident.upper())
 
     @property

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from html import escape
@@ -23,15 +24,21 @@ from reportlab.pdfgen.canvas import Canvas
 
 from printgen import layouts
 from printgen.errors import InputError, LayoutError
-from printgen.games.package_war.engine import LINE_LENGTH, LOSE_SCORE, START_SCORE, WIN_SCORE
+from printgen.games.package_war.engine import (
+    LINE_LENGTH,
+    LOSE_SCORE,
+    RECOMMENDED_DICE,
+    START_SCORE,
+    WIN_SCORE,
+)
 from printgen.materials import BuildOptions, Progress
 from printgen.paths import SEEDS_DIR
 from printgen.render.fonts import BODY, BOLD
 from printgen.render.fonts import COND as COND_FACE
 from printgen.render.fonts import COND_BOLD as COND_BOLD_FACE
-from printgen.render.marks import scale_bar
+from printgen.render.marks import WRITE_IN_INK, WRITE_IN_WIDTH, scale_bar, sheet_footer
 from printgen.render.pdf import PdfMeta, new_canvas
-from printgen.render.text import Anchor, draw_in_box, draw_text, paragraph
+from printgen.render.text import Anchor, draw_in_box, draw_text, hanging_indent, paragraph
 from printgen.render.units import SAFE_MARGIN_MM, PageSize, Paper, Rect, mm
 from printgen.rules_text import RulesText, Run, load_rules
 
@@ -152,20 +159,34 @@ class MatGeometry:
     page: PageSize
     spaces: tuple[Rect, ...]  # oldest first, left to right as the first player sees them
     pool: Rect
-    join: Rect  # where the title and the 'new packages join' arrow stand
-    tables: tuple[tuple[Rect, Rect], tuple[Rect, Rect]]  # per player: table 1, table 2
-    stacking: tuple[Rect, Rect]  # per player
-    scoring: tuple[Rect, Rect]
+    pool_bands: tuple[Rect, Rect]  # the label band at the near end and at the far end
+    join: Rect  # where the 'new in' arrow runs, right of the line
+    # Per player, near first; the far player's are the near ones turned about the page centre.
+    tables: tuple[tuple[Rect, Rect], tuple[Rect, Rect]]
+    titles: tuple[Rect, Rect]  # the game's name and its designers, over each player's tables
+    round_reminders: tuple[Rect, Rect]  # packaging and distribution
+    rule_reminders: tuple[Rect, Rect]  # stacking and scoring
+    name_lines: tuple[Rect, Rect]  # the write-in line for each player's name (height 0)
+    footer: Rect
+    die: float  # the die the spaces, tables and pool are sized for
+
+    @property
+    def pool_capacity(self) -> int:
+        """How many dice lie flat, side by side, in the pool between its label bands."""
+        inner = self.pool.height - sum(band.height for band in self.pool_bands)
+        return int(self.pool.width // self.die) * int(inner // self.die)
 
     def named(self) -> dict[str, Rect]:
         rects = {f"space {i}": r for i, r in enumerate(self.spaces, start=1)}
         rects["pool"] = self.pool
         rects["join"] = self.join
+        rects["footer"] = self.footer
         for seat, who in enumerate(("near", "far")):
             for number, table in enumerate(self.tables[seat], start=1):
                 rects[f"{who} table {number}"] = table
-            rects[f"{who} stacking"] = self.stacking[seat]
-            rects[f"{who} scoring"] = self.scoring[seat]
+            rects[f"{who} title"] = self.titles[seat]
+            rects[f"{who} round reminder"] = self.round_reminders[seat]
+            rects[f"{who} rules reminder"] = self.rule_reminders[seat]
         return rects
 
 
@@ -176,50 +197,81 @@ def mat_geometry(paper: Paper) -> MatGeometry:
     def size(table: str, key: str) -> float:
         return _size(data, table, key)
 
+    margin = SAFE_MARGIN_MM
     cx, cy = page.width_mm / 2, page.height_mm / 2
     count = int(size("line", "spaces"))
     if count != LINE_LENGTH:
         raise LayoutError(f"the mat's line has {count} spaces but the rules say {LINE_LENGTH}")
     space, gap = size("line", "space"), size("line", "gap")
     line_width = count * space + (count - 1) * gap
-    left = cx - line_width / 2
+    pool_w, pool_h, pool_gap = size("pool", "width"), size("pool", "height"), size("pool", "gap")
+    join_gap, arrow = size("join", "gap"), size("join", "arrow")
+    # Pool, way out, line and way in stand as one group, centred across the sheet.
+    left = cx - (pool_w + pool_gap + line_width + join_gap + arrow) / 2
+    pool = Rect(left, cy - pool_h / 2, pool_w, pool_h)
+    band_h = size("pool", "label_band")
+    pool_bands = (
+        Rect(pool.x, pool.y, pool.width, band_h),
+        Rect(pool.x, pool.top - band_h, pool.width, band_h),
+    )
+    first = pool.right + pool_gap
     spaces = tuple(
-        Rect(left + i * (space + gap), cy - space / 2, space, space) for i in range(count)
+        Rect(first + i * (space + gap), cy - space / 2, space, space) for i in range(count)
     )
-    pool_w, pool_h = size("pool", "width"), size("pool", "height")
-    pool = Rect(left - size("pool", "gap") - pool_w, cy - pool_h / 2, pool_w, pool_h)
-    join_x = spaces[-1].right + size("join", "gap")
-    join = Rect(join_x, cy - pool_h / 2, page.width_mm - SAFE_MARGIN_MM - join_x, pool_h)
+    join = Rect(spaces[-1].right + join_gap, cy - space / 2, arrow, space)
 
-    margin = SAFE_MARGIN_MM
     band = size("band", "height")
-    table_size, table_gap = size("tables", "size"), size("tables", "gap")
-    rise = size("tables", "rise")
+    table, table_gap, rise = size("tables", "size"), size("tables", "gap"), size("tables", "rise")
     near_tables = (
-        Rect(cx - table_gap / 2 - table_size, margin + rise, table_size, table_size),
-        Rect(cx + table_gap / 2, margin + rise, table_size, table_size),
+        Rect(cx - table_gap / 2 - table, margin + rise, table, table),
+        Rect(cx + table_gap / 2, margin + rise, table, table),
     )
+    title_h = size("tables", "title_height")
+    title_w = size("tables", "title_width")
+    near_title = Rect(cx - title_w / 2, near_tables[0].top + 2.0, title_w, title_h)
+    name_w = size("tables", "name_width")
+    near_name = Rect(cx - name_w / 2 + NAME_LABEL_ROOM / 2, margin + 4.5, name_w, 0.0)
     rem_w, rem_h = size("reminders", "width"), size("reminders", "height")
     rem_y = margin + size("reminders", "rise")
-    near_stacking = Rect(margin, rem_y, rem_w, rem_h)
-    near_scoring = Rect(page.width_mm - margin - rem_w, rem_y, rem_w, rem_h)
-    for rect in (*near_tables, near_stacking, near_scoring):
+    near_round = Rect(margin, rem_y, rem_w, rem_h)
+    near_rules = Rect(page.width_mm - margin - rem_w, rem_y, rem_w, rem_h)
+    for rect in (*near_tables, near_title, near_round, near_rules):
         if rect.top > margin + band + 1e-6:
             raise LayoutError(f"Package War! mat: {rect} rises above its {band:g} mm band")
+    if pool.y < margin + band - 1e-6:
+        raise LayoutError(f"Package War! mat on {paper.label}: the pool reaches into a band")
+
+    def both(rect: Rect) -> tuple[Rect, Rect]:
+        return (rect, rect.turned(page))
+
     geometry = MatGeometry(
         page=page,
         spaces=spaces,
         pool=pool,
+        pool_bands=pool_bands,
         join=join,
-        # The far player's side is the near one turned about the page centre.
         tables=(near_tables, (near_tables[0].turned(page), near_tables[1].turned(page))),
-        stacking=(near_stacking, near_stacking.turned(page)),
-        scoring=(near_scoring, near_scoring.turned(page)),
+        titles=both(near_title),
+        round_reminders=both(near_round),
+        rule_reminders=both(near_rules),
+        name_lines=both(near_name),
+        # Under the near player's name line, no wider than the tables and a little more.
+        footer=Rect(cx - (table + table_gap / 2) - 6, margin, 2 * table + table_gap + 12, 3.0),
+        die=size("pool", "die"),
     )
+    if geometry.pool_capacity < RECOMMENDED_DICE:
+        raise LayoutError(
+            f"Package War! mat: the pool holds {geometry.pool_capacity} dice of "
+            f"{geometry.die:g} mm, not the {RECOMMENDED_DICE} the game is best with"
+        )
     rects = geometry.named()
     _check_inside(page, rects, "mat", paper)
     _check_apart(rects, "mat", paper)
     return geometry
+
+
+# Room left of a name line for its "Player" label.
+NAME_LABEL_ROOM = 14.0
 
 
 @dataclass(frozen=True)
@@ -227,17 +279,23 @@ class PadGeometry:
     page: PageSize
     title: Rect
     names: tuple[Rect, Rect]
+    name_lines: tuple[Rect, Rect]  # the write-in line in each name band (height 0)
     round_column: Rect  # header and all rows
     headers: tuple[tuple[Rect, Rect, Rect], tuple[Rect, Rect, Rect]]  # stacks, crushed, total
     start_row: Rect
     rows: tuple[Rect, ...]  # one per round, full width
     column_x: tuple[tuple[float, float, float], tuple[float, float, float]]  # left edges
     column_width: float
-    reminder: Rect
+    reminders: tuple[Rect, Rect]  # a round (packaging, distribution); scoring
     scale: Rect
 
     def named(self) -> dict[str, Rect]:
-        rects = {"title": self.title, "reminder": self.reminder, "scale": self.scale}
+        rects = {
+            "title": self.title,
+            "round reminder": self.reminders[0],
+            "scoring reminder": self.reminders[1],
+            "scale": self.scale,
+        }
         rects["grid"] = Rect(
             self.round_column.x,
             self.rows[-1].y,
@@ -280,11 +338,21 @@ def pad_geometry(paper: Paper) -> PadGeometry:
                 Rect(xs[2], header_y, col_w, header_h),
             )
         )
+    name_lines = tuple(
+        Rect(name.x + NAME_LABEL_ROOM + 1.0, name.y + 2.5, name.width - NAME_LABEL_ROOM - 2.0, 0.0)
+        for name in names
+    )
     start_row = Rect(left, header_y - row_h, width, row_h)
     scale = Rect(left, margin, width, size("scale", "height"))
-    reminder_h = size("reminder", "height")
-    reminder = Rect(left, scale.top + 1.0, width, reminder_h)
-    floor = reminder.top + size("reminder", "gap")
+    reminder_h, reminder_gap = size("reminder", "height"), size("reminder", "between")
+    # Clear of the scale bar's ticks and label, so neither reads as part of the box.
+    reminder_y = scale.top + size("scale", "clearance")
+    box_w = (width - reminder_gap) * size("reminder", "round_share")
+    reminders = (
+        Rect(left, reminder_y, box_w, reminder_h),
+        Rect(left + box_w + reminder_gap, reminder_y, width - box_w - reminder_gap, reminder_h),
+    )
+    floor = reminder_y + reminder_h + size("reminder", "gap")
     count = int((start_row.y - floor) // row_h)
     if count < 10:
         raise LayoutError(f"Package War! pad on {paper.label}: room for {count} rounds only")
@@ -293,13 +361,14 @@ def pad_geometry(paper: Paper) -> PadGeometry:
         page=page,
         title=title,
         names=(names[0], names[1]),
+        name_lines=(name_lines[0], name_lines[1]),
         round_column=Rect(left, rows[-1].y, round_w, header_y + header_h - rows[-1].y),
         headers=(headers[0], headers[1]),
         start_row=start_row,
         rows=rows,
         column_x=(column_x[0], column_x[1]),
         column_width=col_w,
-        reminder=reminder,
+        reminders=reminders,
         scale=scale,
     )
     rects = geometry.named()
@@ -407,41 +476,50 @@ def _arrow(canvas: Canvas, x1: float, y: float, x2: float, width: float = 1.4) -
     canvas.restoreState()
 
 
+REMINDER_BULLET = "\u2022"
+
+
 def _reminder(
     canvas: Canvas,
     rect: Rect,
-    title: str,
-    lines: tuple[str, ...],
-    *,
-    padding: float,
-    title_size: float,
-    body_size: float,
+    sections: tuple[tuple[str, tuple[str, ...]], ...],
+    sizes: Mapping[str, Any],
     where: str,
 ) -> None:
-    """A boxed reminder: a bold title, then one bullet per line of the rules source."""
+    """A boxed reminder: per section a bold title, then one bullet per line of the rules
+    source, each wrapped line starting under the text of its first. `sizes` is the layout's
+    table with the padding (mm) and the title and body sizes (pt)."""
+    padding, title_size = float(sizes["padding"]), float(sizes["title_size"])
+    body_size = float(sizes["body_size"])
     _rect(canvas, rect, width=0.7, radius=2.0)
     style = ParagraphStyle(
         "reminder",
         fontName=BODY,
         bulletFontName=BODY,  # ReportLab's default bullet font is the unembedded Helvetica
+        bulletFontSize=body_size,
         fontSize=body_size,
-        leading=body_size * 1.22,
-        leftIndent=mm(2.6),
+        leading=body_size * 1.2,
+        leftIndent=hanging_indent(REMINDER_BULLET, BODY, body_size),
         bulletIndent=0,
-        spaceAfter=body_size * 0.28,
+        spaceAfter=body_size * 0.25,
     )
     title_style = ParagraphStyle(
         "reminder title",
         fontName=BOLD,
         fontSize=title_size,
-        leading=title_size * 1.25,
-        spaceAfter=title_size * 0.35,
+        leading=title_size * 1.2,
+        spaceBefore=title_size * 0.3,
+        spaceAfter=title_size * 0.25,
     )
     from reportlab.platypus.flowables import Flowable
 
-    flows: list[Flowable] = [paragraph(title, title_style, f"{where} title")]
-    for number, line in enumerate(lines, start=1):
-        flows.append(paragraph(f"<bullet>\u2022</bullet>{line}", style, f"{where} line {number}"))
+    flows: list[Flowable] = []
+    for title, lines in sections:
+        flows.append(paragraph(title, title_style, f"{where} title"))
+        for number, line in enumerate(lines, start=1):
+            flows.append(
+                paragraph(line, style, f"{where} {title} line {number}", bullet=REMINDER_BULLET)
+            )
     inner = Rect(
         rect.x + padding, rect.y + padding, rect.width - 2 * padding, rect.height - 2 * padding
     )
@@ -456,17 +534,20 @@ def _draw_flows(canvas: Canvas, flows: list[Any], rect: Rect, where: str) -> Non
 
         def wrap(self, avail_w: float, avail_h: float) -> tuple[float, float]:
             self._sizes = [f.wrap(avail_w, avail_h) for f in flows]
-            gaps = sum(f.getSpaceAfter() for f in flows[:-1])
+            # The space between two flowables: the first one's after, the second one's before.
+            self._gaps = [0.0] + [
+                a.getSpaceAfter() + b.getSpaceBefore()
+                for a, b in zip(flows, flows[1:], strict=False)
+            ]
             self.width = avail_w
-            self.height = sum(h for _, h in self._sizes) + gaps
+            self.height = sum(h for _, h in self._sizes) + sum(self._gaps)
             return (avail_w, self.height)
 
         def draw(self) -> None:
             y = self.height
-            for flow, (_, height) in zip(flows, self._sizes, strict=True):
-                y -= height
+            for flow, (_, height), gap in zip(flows, self._sizes, self._gaps, strict=True):
+                y -= gap + height
                 flow.drawOn(self.canv, 0, y)
-                y -= flow.getSpaceAfter()
 
     draw_in_box(canvas, Column(), rect.box(), where)
 
@@ -474,11 +555,17 @@ def _draw_flows(canvas: Canvas, flows: list[Any], rect: Rect, where: str) -> Non
 # -- the mat ------------------------------------------------------------------------------------
 
 
+GAME = "Package War!"
+# The rulebook's own credit line.
+CREDIT = "\u00a9 2004 Rasmus Pechuel and Monica Shellman"
+
+
 def build_mat(options: BuildOptions, progress: Progress | None = None) -> bytes:
     geometry = mat_geometry(options.paper)
     data = load_layout("mat")
     reminders = load_reminders(options.rules or RULES_SOURCE)
-    stacking, scoring = reminders.topic("stacking"), reminders.topic("scoring")
+    a_round = (("A round", reminders.topic("a round")),)
+    rules = (("Stacking", reminders.topic("stacking")), ("Scoring", reminders.topic("scoring")))
     buffer = io.BytesIO()
     canvas = new_canvas(
         buffer,
@@ -489,41 +576,41 @@ def build_mat(options: BuildOptions, progress: Progress | None = None) -> bytes:
     rem = data["reminders"]
     for seat in range(2):
         turned = seat == 1
+        who = "far" if turned else "near"
         _draw_tables(canvas, geometry, data, seat)
-        for rect, title, lines in (
-            (geometry.stacking[seat], "Stacking", stacking),
-            (geometry.scoring[seat], "Scoring", scoring),
+        for rect, sections in (
+            (geometry.round_reminders[seat], a_round),
+            (geometry.rule_reminders[seat], rules),
         ):
-            where = f"mat {'far' if turned else 'near'} {title.lower()} reminder"
-            canvas.saveState()
-            if turned:
-                # Draw the far player's reminder the near way round, turned about its centre.
-                cx, cy = rect.centre
-                canvas.translate(mm(cx), mm(cy))
-                canvas.rotate(180)
-                canvas.translate(-mm(cx), -mm(cy))
-            _reminder(
-                canvas,
-                rect,
-                title,
-                lines,
-                padding=float(rem["padding"]),
-                title_size=float(rem["title_size"]),
-                body_size=float(rem["body_size"]),
-                where=where,
-            )
-            canvas.restoreState()
+            with _facing(canvas, rect, turned):
+                _reminder(canvas, rect, sections, rem, f"mat {who} reminder {sections[0][0]!r}")
+    footer = geometry.footer
+    sheet_footer(canvas, mm(footer.centre[0]), mm(footer.y + 0.6), GAME, "play mat")
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()
 
 
+@contextmanager
+def _facing(canvas: Canvas, rect: Rect, turned: bool) -> Iterator[None]:
+    """Draw in `rect` the near player's way round; for the far player, turned about its centre."""
+    canvas.saveState()
+    if turned:
+        cx, cy = rect.centre
+        canvas.translate(mm(cx), mm(cy))
+        canvas.rotate(180)
+        canvas.translate(-mm(cx), -mm(cy))
+    try:
+        yield
+    finally:
+        canvas.restoreState()
+
+
 def _draw_centre(canvas: Canvas, g: MatGeometry, data: Mapping[str, Any]) -> None:
-    line, pool, join = data["line"], data["pool"], data["join"]
+    line, pool = data["line"], data["pool"]
     label_size, label_gap = float(line["label_size"]), float(line["label_gap"])
     for number, space in enumerate(g.spaces, start=1):
         _rect(canvas, space, width=1.2, radius=2.5)
-        cx, cy = space.centre
         _label(
             canvas,
             str(number),
@@ -537,10 +624,10 @@ def _draw_centre(canvas: Canvas, g: MatGeometry, data: Mapping[str, Any]) -> Non
         )
     first, last = g.spaces[0], g.spaces[-1]
     line_cx = (first.x + last.right) / 2
-    below = first.y - label_gap - label_size * 0.3528
-    above = first.top + label_gap
     text = "THE LINE: five packages at most; a sixth pushes the oldest out"
+    below = first.y - label_gap - label_size * 0.3528
     _label(canvas, text, line_cx, below, BOLD, label_size, where="mat line label")
+    above = first.top + label_gap
     _label(
         canvas,
         text,
@@ -551,126 +638,64 @@ def _draw_centre(canvas: Canvas, g: MatGeometry, data: Mapping[str, Any]) -> Non
         where="mat line label (far)",
         upside_down=True,
     )
-    # The pool, with the oldest package's way out of the line into it.
+    # The pool, labelled in a band at each end, facing the player at that end.
     _rect(canvas, g.pool, width=1.0, fill=LIGHT, radius=4.0, dash=(2.5, 1.5))
-    pcx, pcy = g.pool.centre
     title_size, note_size = float(pool["title_size"]), float(pool["note_size"])
-    for upside_down, sign in ((False, -1.0), (True, 1.0)):
-        _label(
-            canvas,
-            "PACKAGE POOL",
-            pcx,
-            pcy + sign * 5.0 - (title_size * 0.3528 / 2) * -sign,
-            COND_BOLD,
-            title_size,
-            where="mat pool title",
-            upside_down=upside_down,
-            max_width_mm=g.pool.width - 4,
-        )
-        _label(
-            canvas,
-            "crushed packages and sixes",
-            pcx,
-            pcy + sign * 13.0,
-            COND,
-            note_size,
-            where="mat pool note",
-            upside_down=upside_down,
-            max_width_mm=g.pool.width - 4,
-        )
-        _label(
-            canvas,
-            "come back here",
-            pcx,
-            pcy + sign * 17.0 + sign * 0.3,
-            COND,
-            note_size,
-            where="mat pool note",
-            upside_down=upside_down,
-            max_width_mm=g.pool.width - 4,
-        )
+    note = f"all {RECOMMENDED_DICE} dice wait here; sixes and crushed packages come back"
+    for band, turned in ((g.pool_bands[0], False), (g.pool_bands[1], True)):
+        with _facing(canvas, band, turned):
+            baseline = band.y + band.height / 2 - 1.2
+            _label(
+                canvas,
+                "PACKAGE POOL",
+                band.x + 5.0,
+                baseline,
+                COND_BOLD,
+                title_size,
+                where="mat pool title",
+                anchor=Anchor.LEFT,
+            )
+            _label(
+                canvas,
+                note,
+                band.right - 5.0,
+                baseline,
+                COND,
+                note_size,
+                where="mat pool note",
+                anchor=Anchor.RIGHT,
+                max_width_mm=band.width - 34.0,
+            )
     _arrow(canvas, first.x - 2.0, first.centre[1], g.pool.right + 1.5)
     mid = (g.pool.right + first.x) / 2
-    _label(canvas, "oldest out", mid, first.centre[1] - 5.5, COND, 7.0, where="mat way out label")
-    _label(
-        canvas,
-        "oldest out",
-        mid,
-        first.centre[1] + 5.5,
-        COND,
-        7.0,
-        where="mat way out label (far)",
-        upside_down=True,
-    )
-    # Where new packages come in, and the title.
-    arrow_len = float(join["arrow"])
-    ay = last.centre[1]
-    _arrow(canvas, last.right + 2.0 + arrow_len, ay, last.right + 1.5)
-    _label(
-        canvas,
-        "new in",
-        last.right + 2.0 + arrow_len / 2,
-        ay - 5.5,
-        COND,
-        7.0,
-        where="mat join label",
-    )
-    _label(
-        canvas,
-        "new in",
-        last.right + 2.0 + arrow_len / 2,
-        ay + 5.5,
-        COND,
-        7.0,
-        where="mat join label (far)",
-        upside_down=True,
-    )
-    title_x = last.right + 4.0 + arrow_len + (g.join.right - (last.right + 4.0 + arrow_len)) / 2
-    room = g.join.right - (last.right + 4.0 + arrow_len) - 2.0
-    size = float(join["title_size"])
-    _label(
-        canvas,
-        "Package War!",
-        title_x,
-        g.join.y + 4.0,
-        BOLD,
-        size,
-        where="mat title",
-        max_width_mm=room,
-        anchor=Anchor.CENTRE,
-    )
-    _label(
-        canvas,
-        "Package War!",
-        title_x,
-        g.join.top - 4.0,
-        BOLD,
-        size,
-        where="mat title (far)",
-        upside_down=True,
-        max_width_mm=room,
-    )
-    _label(
-        canvas,
-        "a 6 starts the distribution",
-        title_x,
-        ay - 7.0,
-        COND,
-        7.5,
-        where="mat six note",
-        max_width_mm=room,
-    )
-    _label(
-        canvas,
-        "a 6 starts the distribution",
-        title_x,
-        ay + 7.0,
-        COND,
-        7.5,
-        where="mat six note (far)",
-        upside_down=True,
-        max_width_mm=room,
-    )
+    room = first.x - g.pool.right - 1.0
+    for sign, turned in ((-1.0, False), (1.0, True)):
+        _label(
+            canvas,
+            "oldest out",
+            mid,
+            first.centre[1] + sign * 5.5,
+            COND,
+            6.5,
+            where="mat way out label",
+            upside_down=turned,
+            max_width_mm=room,
+        )
+    # Where new packages come in.
+    join, ay = g.join, last.centre[1]
+    _arrow(canvas, join.right, ay, last.right + 1.0)
+    for sign, turned in ((-1.0, False), (1.0, True)):
+        _label(
+            canvas,
+            "new in",
+            join.centre[0],
+            ay + sign * 5.5,
+            COND,
+            7.0,
+            where="mat join label",
+            upside_down=turned,
+            max_width_mm=join.width,
+        )
 
 
 def _draw_tables(canvas: Canvas, g: MatGeometry, data: Mapping[str, Any], seat: int) -> None:
@@ -680,44 +705,87 @@ def _draw_tables(canvas: Canvas, g: MatGeometry, data: Mapping[str, Any], seat: 
     who = "far" if turned else "near"
     for number, rect in enumerate(g.tables[seat], start=1):
         _rect(canvas, rect, width=1.4, radius=3.0)
-        cx, _ = rect.centre
-        # Labels sit at the table's edge nearest its owner.
-        y = rect.y + 3.0 if not turned else rect.top - 3.0
+        with _facing(canvas, rect, turned):
+            # Labels sit at the table's edge nearest its owner.
+            _label(
+                canvas,
+                f"TABLE {number}",
+                rect.centre[0],
+                rect.y + 3.0,
+                BOLD,
+                label_size,
+                where=f"mat {who} table {number}",
+            )
+            _label(
+                canvas,
+                "lighter on heavier",
+                rect.centre[0],
+                rect.top - 5.0,
+                COND,
+                6.5,
+                where=f"mat {who} table hint",
+                color=GREY,
+                max_width_mm=rect.width - 2,
+            )
+    title = g.titles[seat]
+    with _facing(canvas, title, turned):
         _label(
             canvas,
-            f"TABLE {number}",
-            cx,
-            y,
+            GAME,
+            title.centre[0],
+            title.top - 5.5,
             BOLD,
-            label_size,
-            where=f"mat {who} table {number}",
-            upside_down=turned,
+            float(tables["title_size"]),
+            where=f"mat {who} title",
+            max_width_mm=title.width,
         )
-        hint_y = rect.top - 5.0 if not turned else rect.y + 5.0
         _label(
             canvas,
-            "lighter on heavier",
-            cx,
-            hint_y,
-            COND,
-            6.5,
-            where=f"mat {who} table hint",
-            upside_down=turned,
+            CREDIT,
+            title.centre[0],
+            title.y + 0.8,
+            BODY,
+            float(tables["credit_size"]),
+            where=f"mat {who} credit",
+            max_width_mm=title.width,
             color=GREY,
         )
-    left, right = g.tables[seat]
-    span_x = (min(left.x, right.x) + max(left.right, right.right)) / 2
-    name_y = (left.y - 5.0) if not turned else (left.top + 5.0)
-    _label(
-        canvas,
-        "Player: ________________________",
-        span_x,
-        name_y,
-        BODY,
-        name_size,
-        where=f"mat {who} name line",
-        upside_down=turned,
-    )
+    # The label, then the line, as each player sees them: drawn the near way round in a box that
+    # for the far player is the near one turned.
+    near = g.name_lines[0]
+    box = Rect(near.x - NAME_LABEL_ROOM, near.y - 1.0, near.width + NAME_LABEL_ROOM, 4.0)
+    if turned:
+        box = box.turned(g.page)
+    with _facing(canvas, box, turned):
+        _label(
+            canvas,
+            "Player",
+            box.x + NAME_LABEL_ROOM - 1.5,
+            box.y + 1.5,
+            BODY,
+            name_size,
+            where=f"mat {who} name label",
+            anchor=Anchor.RIGHT,
+        )
+        _write_in_line(canvas, box.x + NAME_LABEL_ROOM, box.y + 1.0, box.right)
+
+
+def _write_in_box(canvas: Canvas, rect: Rect) -> None:
+    """A box to write in (mm), ruled like a write-in line."""
+    canvas.saveState()
+    canvas.setStrokeColor(WRITE_IN_INK)
+    canvas.setLineWidth(WRITE_IN_WIDTH)
+    canvas.rect(mm(rect.x), mm(rect.y), mm(rect.width), mm(rect.height), stroke=1, fill=0)
+    canvas.restoreState()
+
+
+def _write_in_line(canvas: Canvas, x1: float, y: float, x2: float) -> None:
+    """A line to write on (mm): dark and wide enough to survive a photocopier."""
+    canvas.saveState()
+    canvas.setStrokeColor(WRITE_IN_INK)
+    canvas.setLineWidth(WRITE_IN_WIDTH)
+    canvas.line(mm(x1), mm(y), mm(x2), mm(y))
+    canvas.restoreState()
 
 
 # -- the pad ------------------------------------------------------------------------------------
@@ -729,7 +797,8 @@ def build_pad(options: BuildOptions, progress: Progress | None = None) -> bytes:
     g = pad_geometry(options.paper)
     data = load_layout("pad")
     grid, rem = data["grid"], data["reminder"]
-    scoring = load_reminders(options.rules or RULES_SOURCE).topic("scoring")
+    reminders = load_reminders(options.rules or RULES_SOURCE)
+    a_round, scoring = reminders.topic("a round"), reminders.topic("scoring")
     buffer = io.BytesIO()
     canvas = new_canvas(
         buffer, g.page, PdfMeta("Package War! score pad", f"Score pad, {options.paper.label}")
@@ -781,8 +850,8 @@ def build_pad(options: BuildOptions, progress: Progress | None = None) -> bytes:
             where="pad name",
             anchor=Anchor.LEFT,
         )
-        canvas.setLineWidth(0.5)
-        canvas.line(mm(name.x + 15.0), mm(name.y + 2.5), mm(name.right - 1.0), mm(name.y + 2.5))
+        line = g.name_lines[seat]
+        _write_in_line(canvas, line.x, line.y, line.right)
         for index, head in enumerate(g.headers[seat]):
             total = index == 2
             _rect(canvas, head, width=0.8, fill=LIGHT if not total else None)
@@ -852,7 +921,7 @@ def build_pad(options: BuildOptions, progress: Progress | None = None) -> bytes:
         )
         for row in g.rows:
             for x in xs:
-                _rect(canvas, Rect(x, row.y, width, row.height), width=0.5)
+                _write_in_box(canvas, Rect(x, row.y, width, row.height))
         # A heavy frame around the totals column.
         _rect(canvas, Rect(xs[2], bottom, width, g.headers[seat][2].top - bottom), width=1.6)
     # The round numbers.
@@ -882,7 +951,7 @@ def build_pad(options: BuildOptions, progress: Progress | None = None) -> bytes:
         max_width_mm=rc.width - 1,
     )
     for number, row in enumerate(g.rows, start=1):
-        _rect(canvas, Rect(rc.x, row.y, rc.width, row.height), width=0.5)
+        _write_in_box(canvas, Rect(rc.x, row.y, rc.width, row.height))
         _label(
             canvas,
             str(number),
@@ -892,17 +961,22 @@ def build_pad(options: BuildOptions, progress: Progress | None = None) -> bytes:
             label_size + 1,
             where="pad round number",
         )
-    _reminder(
-        canvas,
-        g.reminder,
-        "Scoring, at the end of each distribution phase",
-        scoring,
-        padding=float(rem["padding"]),
-        title_size=float(rem["title_size"]),
-        body_size=float(rem["body_size"]),
-        where="pad scoring reminder",
-    )
+    for rect, sections, where in (
+        (g.reminders[0], (("A round", a_round),), "pad round reminder"),
+        (g.reminders[1], (("Scoring, at the end of each distribution", scoring),), "pad scoring"),
+    ):
+        _reminder(canvas, rect, sections, rem, where)
     scale_bar(canvas, mm(g.scale.x), mm(g.scale.top - 2.5), float(data["scale"]["length"]))
+    sheet_footer(
+        canvas,
+        mm(g.scale.right),
+        mm(g.scale.top - 6.0),
+        GAME,
+        "score pad",
+        credit=CREDIT,
+        anchor=Anchor.RIGHT,
+        max_width=mm(g.scale.width - float(data["scale"]["length"]) - 35),
+    )
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()

@@ -1,9 +1,12 @@
 """Reading a photographed One Page War sheet: from a phone photo to a checked, scored sheet.
 
-    load_photo -> locate (markers, QR code, homography, quality) -> rectify -> Ink (lighting
-    evened out)
-    -> read_sheet (squares, tick boxes, S spaces; digits.py recognises marks) -> cross_check
-    (the rules) -> PhotoReport (typed-in TOML, unsure cells, the referee's score).
+    load_photo -> locate (markers.py, grid.py: markers, QR code or printed grid, homography,
+    quality) -> rectify -> Ink (lighting evened out)
+    -> read_sheet (squares, tick boxes, S spaces; digits.py recognises marks; cells too soft for
+    their writing are unsure) -> cross_check (the rules) -> PhotoReport (typed-in TOML, unsure
+    cells, the referee's score).
+
+Many photos at once, a team game from its sheets' photos and a print run's summary: batch.py.
 
 Never silently wrong: a cell below the calibrated confidence, or one the rules contradict, is
 unsure, and the result is then provisional (exit code 3)."""
@@ -19,8 +22,10 @@ import numpy as np
 
 from printgen.errors import PrintgenError
 from printgen.games.one_page_war.layout import load_layout
-from printgen.games.one_page_war.reader.cells import Ink, SheetReading, read_sheet
+from printgen.games.one_page_war.reader.blur import SOFT_WHY, readable_blur_mm, too_soft
+from printgen.games.one_page_war.reader.cells import Ink, SheetReading, median_glyph_mm, read_sheet
 from printgen.games.one_page_war.reader.crosscheck import cross_check
+from printgen.games.one_page_war.reader.errors import RETAKE, PoorPhoto
 from printgen.games.one_page_war.reader.locate import Located, locate, rectify
 from printgen.games.one_page_war.reader.photo import load_photo
 from printgen.games.one_page_war.reader.report import (
@@ -57,9 +62,11 @@ def read(path: Path) -> Read:
     rectified = rectify(grey, located)
     del grey
     ink = Ink.of(rectified)
-    layout = load_layout(located.tag.layout)
+    layout = load_layout(located.tag.layout, located.tag.version)
     rules_mode = Mode.SOLO if located.tag.mode == "solo" else Mode.DUEL
-    reading = cross_check(read_sheet(ink, located.geometry, rectified), layout, rules_mode)
+    sheet = read_sheet(ink, located.geometry, rectified, located.blur_at)
+    _refuse_soft(sheet, located, str(path))
+    reading = cross_check(sheet, layout, rules_mode)
     timings["read"] = time.perf_counter() - start
     return Read(located, rectified, reading, timings)
 
@@ -68,10 +75,11 @@ def read_photo(path: Path, options: PhotoOptions) -> PhotoReport:
     """`printgen score photo.jpg`: GAME.read_photo."""
     result = read(path)
     located, reading = result.located, result.reading
-    layout = load_layout(located.tag.layout)
+    layout = load_layout(located.tag.layout, located.tag.version)
     mode = located.tag.mode
-    mapping = sheet_mapping(reading, layout, mode, located.tag)
-    toml = sheet_toml(reading, layout, mode, located.tag)
+    players = players_for(mode, options.players) if options.players else None
+    mapping = sheet_mapping(reading, layout, mode, located.tag, players)
+    toml = sheet_toml(reading, layout, mode, located.tag, players)
     score, problem = _score(mapping, str(path), options, any(r.unsure for r in reading.all))
     if options.annotate is not None:
         annotate(result.rectified, reading, options.annotate)
@@ -84,8 +92,26 @@ def read_photo(path: Path, options: PhotoOptions) -> PhotoReport:
         advice=located.advice + _glare_advice(reading),
         score=score,
         score_problem=problem,
-        players=players_for(mode),
+        players=players or players_for(mode),
         timings=result.timings,
+    )
+
+
+def _refuse_soft(sheet: SheetReading, located: Located, source: str) -> None:
+    """A photo too soft for most of its writing cannot be read: retaking it is the only help.
+    (A photo too soft for a few small marks is read, those cells unsure.)"""
+    written = [r for r in sheet.squares if r.glyph_mm is not None]
+    soft = [r for r in written if SOFT_WHY in r.why]
+    if written and len(soft) * 2 <= len(written):
+        return
+    if not written and not too_soft(located.blur_mm, None):
+        return
+    height = median_glyph_mm(written)
+    raise PoorPhoto(
+        f"{source}: the photo is too blurred to read the digits (edges spread over "
+        f"{located.blur_mm:.2f} mm; writing {height:.0f} mm high reads up to "
+        f"{readable_blur_mm(height):.2f} mm); hold the phone still, tap the sheet to focus, use "
+        f"more light, and {RETAKE.split(', or')[0]}"
     )
 
 

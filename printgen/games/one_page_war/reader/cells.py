@@ -4,6 +4,7 @@ likeliest readings."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import cv2
@@ -11,6 +12,7 @@ import numpy as np
 
 from printgen.games.one_page_war.geometry import Element, Kind, SheetGeometry
 from printgen.games.one_page_war.reader import digits
+from printgen.games.one_page_war.reader.blur import NOMINAL_GLYPH_MM, SOFT_WHY, too_soft
 from printgen.games.one_page_war.reader.locate import PX_PER_MM
 
 # How far inside a printed box its interior starts: clear of the printed line and of a small
@@ -38,6 +40,7 @@ class Reading:
     why: str = ""  # why it is unsure, when it is
     # Every reading considered, likeliest first (squares), for picking a legal one when unsure.
     candidates: tuple[tuple[str, float], ...] = ()
+    glyph_mm: float | None = None  # a square's written mark: its height in mm (None: no ink)
 
     def doubt(self, why: str) -> Reading:
         reason = f"{self.why}; {why}" if self.why else why
@@ -219,18 +222,48 @@ def allies_candidates(patch: np.ndarray, using: digits.Model | None = None) -> d
     return candidates_of([], [patch], using)[1][0]
 
 
-def square_reading(e: Element, candidates: dict[str, float], model: digits.Model) -> Reading:
+def median_glyph_mm(readings: list[Reading]) -> float:
+    heights = [r.glyph_mm for r in readings if r.glyph_mm is not None]
+    return float(np.median(heights)) if heights else NOMINAL_GLYPH_MM
+
+
+def glyph_mm(patch: np.ndarray) -> float | None:
+    """The height of the written mark in a square's patch, in mm (None when it holds none)."""
+    mask = digits.significant_ink(patch).mask
+    rows = np.nonzero(mask.any(axis=1))[0]
+    if rows.size == 0:
+        return None
+    return float(rows[-1] - rows[0] + 1) / PX_PER_MM
+
+
+# A square whose significant ink stands this tall (mm) holds a mark: "empty" is no sure reading.
+MARK_MM = 3.0
+
+
+def square_reading(
+    e: Element,
+    candidates: dict[str, float],
+    model: digits.Model,
+    height: float | None,
+    blur_mm: float = 0.0,
+) -> Reading:
+    """A square's reading from its candidates; `height` is its mark's height (glyph_mm)."""
     ranked = _ranked(candidates)
     ranked += [("?", 0.0)] * (3 - len(ranked))
     kept = tuple((v, p) for v, p in ranked if p >= 1e-4)
     (top, p1), (second, p2) = ranked[0], ranked[1]
-    reading = Reading(e, top, p1, second, p2, False, candidates=kept)
+    reading = Reading(e, top, p1, second, p2, False, candidates=kept, glyph_mm=height)
     if top == "?":
         # No digit or star: show the likeliest reading, but never as sure.
         (top, p1), (second, p2) = ranked[1], ranked[2]
-        return Reading(e, top, p1, second, p2, True, "a mark that is no digit or star", kept)
-    if p1 < model.threshold_for(top):
-        return reading.doubt(f"only {p1:.0%} sure")
+        reading = Reading(e, top, p1, second, p2, True, "a mark that is no digit or star", kept)
+        reading = replace(reading, glyph_mm=height)
+    elif p1 < model.threshold_for(top):
+        reading = reading.doubt(f"only {p1:.0%} sure")
+    if height is not None and too_soft(blur_mm, height):
+        reading = reading.doubt(f"{SOFT_WHY} (blur {blur_mm:.2f} mm)")
+    if reading.value == "_" and not reading.unsure and height is not None and height >= MARK_MM:
+        reading = reading.doubt(f"read as empty, but ink {height:.0f} mm high is in it")
     return reading
 
 
@@ -315,20 +348,22 @@ def read_sheet(
     ink: InkMap,
     geometry: SheetGeometry,
     rectified: np.ndarray | None = None,
+    blur: Callable[[Element], float] | None = None,
     using: digits.Model | None = None,
 ) -> SheetReading:
-    """Every element of the sheet read; with `rectified`, cells under glare made unsure. The
-    shipped recogniser and its threshold unless `using` names another model."""
+    """Every square, tick box and S space; `blur` gives the blur (mm) where an element stands;
+    with `rectified`, cells under glare made unsure. The shipped recogniser and its thresholds
+    unless `using` names another model."""
     model = using or digits.model()
     square_cells = geometry.select(Kind.SQUARE)
     allies_cells = geometry.select(Kind.ALLIES)
+    patches = [crop(ink, e, SQUARE_INSET_MM) for e in square_cells]
     square_p, allies_p = candidates_of(
-        [crop(ink, e, SQUARE_INSET_MM) for e in square_cells],
-        [crop(ink, e, ALLIES_INSET_MM) for e in allies_cells],
-        model,
+        patches, [crop(ink, e, ALLIES_INSET_MM) for e in allies_cells], model
     )
     squares = tuple(
-        square_reading(e, c, model) for e, c in zip(square_cells, square_p, strict=True)
+        square_reading(e, c, model, glyph_mm(patch), blur(e) if blur else 0.0)
+        for e, c, patch in zip(square_cells, square_p, patches, strict=True)
     )
     ticks = tuple(read_ticks(ink, geometry.select(Kind.TICK)))
     allies = tuple(allies_reading(e, c, model) for e, c in zip(allies_cells, allies_p, strict=True))

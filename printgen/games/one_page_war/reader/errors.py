@@ -12,7 +12,7 @@ class PhotoError(InputError):
 
 
 class NotAnImage(PhotoError):
-    """The file is no JPEG or PNG image."""
+    """The file is no photo the reader takes (JPEG, PNG, WebP), or no image at all."""
 
 
 class DamagedImage(PhotoError):
@@ -21,6 +21,10 @@ class DamagedImage(PhotoError):
 
 class ImageTooLarge(PhotoError):
     """More pixels than the reader will decode."""
+
+
+class ImageTooSmall(PhotoError):
+    """Too few pixels on the short side, or too narrow, to hold a readable sheet."""
 
 
 class NoSheet(PhotoError):
@@ -37,6 +41,22 @@ class ForeignSheet(PhotoError):
 
 class PoorPhoto(PhotoError):
     """The photo is too small, blurred, glared or skewed to read every cell safely."""
+
+
+class BatchError(InputError):
+    """Photos read together do not make what was asked of them (a team game, a print run)."""
+
+
+class PlayerNamesError(BatchError):
+    """`--players` does not name the sheet's players as expected."""
+
+
+class SeatingError(BatchError):
+    """A team file or `--teams` does not say who sat where, as expected."""
+
+
+class TeamSheetsError(BatchError):
+    """The photos are not one team pack's sheets: a sheet id missing, twice, unread or foreign."""
 
 
 class ModelFileError(PrintgenError):

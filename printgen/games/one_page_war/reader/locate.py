@@ -1,26 +1,42 @@
-"""Finding the sheet in a photo: the four corner markers, the QR code, and the homography from
-the photo to the sheet's millimetres, with the checks that say whether the photo is good enough.
+"""Finding the sheet in a photo: which sheet it is, and the homography from the photo to the
+sheet's millimetres, with the checks that say whether the photo is good enough.
+
+    markers (markers.py: found, then a missing one looked for again where the others put it)
+    -> for each sheet this printgen knows (layout, version, paper): a homography from the
+       markers, refined on the printed grid (grid.py) when fewer than four were found
+    -> the QR code, read where that homography puts it: it names the sheet
+    -> without a readable QR code, the sheet whose printed grid the photo fits best, its mode
+       (duel, solo, team) from the printed text, and the sheet id reported as unread.
 
 All positions come from `geometry.py`, the one geometry the sheet was drawn from."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
 
 from printgen.errors import LayoutError
 from printgen.games.one_page_war.geometry import (
-    ARUCO_DICTIONARY,
     GAME_NAME,
-    MARKER_IDS,
+    Element,
     Kind,
     SheetGeometry,
     SheetTag,
     sheet_geometry,
 )
-from printgen.games.one_page_war.layout import layout_names, layout_versions
+from printgen.games.one_page_war.layout import layout_names, layout_versions, load_layout
+from printgen.games.one_page_war.reader import grid
+from printgen.games.one_page_war.reader.blur import (
+    BLURRED_PHOTO_PX,
+    blur_mm,
+    blur_px,
+    photo_blur_px,
+    readable_blur_mm,
+    too_soft,
+)
 from printgen.games.one_page_war.reader.errors import (
     RETAKE,
     ForeignSheet,
@@ -28,103 +44,423 @@ from printgen.games.one_page_war.reader.errors import (
     NoSheet,
     PoorPhoto,
 )
+from printgen.games.one_page_war.reader.markers import (
+    CORNER_NAMES,
+    Markers,
+    find_markers,
+    marker_corners_mm,
+    placement,
+    search_again,
+    sheet_to_photo,
+)
 from printgen.render.units import Paper
 
 # The rectified sheet's resolution: a 14 mm square becomes 84 pixels.
 PX_PER_MM = 6.0
-# Below this many photo pixels across a square, digits are too small to read safely.
-MIN_SQUARE_PX = 28.0
-# Edge blur (Gaussian sigma, mm on the sheet) measured across the markers' black-white edges:
-# over the first the photo is soft (a warning), over the second pencil digits wash out.
-WARN_BLUR_MM = 0.3
-MAX_BLUR_MM = 0.5
+# Below this many photo pixels across a square, digits are too small to read safely. Measured
+# (docs/reader.md, "Resolution"): squares of 22 to 26 px still read with no misread accepted,
+# more of them unsure; under 22 px too few photos were seen to vouch for it, so 24 is the floor.
+# Under 28 px the photo is read with advice to move closer.
+MIN_SQUARE_PX = 24.0
+WARN_SQUARE_PX = 28.0
 # Marker corners further than this from where the sheet puts them: the sheet is not flat.
 WARN_FIT_MM = 0.8
 MAX_FIT_MM = 2.5
-
-CORNER_NAMES = {marker_id: corner for corner, marker_id in MARKER_IDS.items()}
+# Edge blur (Gaussian sigma, mm on the sheet) at the markers over which the photo is called soft
+# in the advice. Whether it is too soft to read is judged against the squares' own writing
+# (reader/__init__.py), not here.
+WARN_BLUR_MM = 0.3
+# The printed grid, found where fewer than four markers put it, must agree this well: this share
+# of the squares and tick boxes found, at this RMS distance (mm) from the fitted homography.
+MIN_GRID_MATCHED = 0.6
+MAX_GRID_RESIDUAL_MM = 0.35
+# Without the QR code, the sheet is the one whose printed outlines the photo fits: at least this
+# contrast (ink on the lines against beside them), and this many times the next sheet's.
+MIN_FIT_SCORE = 0.012
+FIT_MARGIN = 3.0
 
 
 @dataclass(frozen=True)
-class Markers:
-    found: dict[int, np.ndarray]  # ArUco id -> its 4 corners in the photo (x, y)
+class Candidate:
+    """A sheet this printgen can read: a layout at one of its versions, on one paper."""
+
+    layout: str
+    version: int
+    paper: Paper
+    geometry: SheetGeometry
+
+    @property
+    def label(self) -> str:
+        return f"layout {self.layout} v{self.version} on {self.paper.label}"
+
+
+@cache
+def known_sheets() -> tuple[Candidate, ...]:
+    """Every layout, version and paper a One Page War sheet may have been printed from."""
+    found = []
+    for name in layout_names():
+        for version in reversed(layout_versions(name)):  # the newest first
+            layout = load_layout(name, version)
+            for paper in (Paper.A4, Paper.LETTER):
+                try:
+                    geometry = sheet_geometry(layout, paper)
+                except LayoutError:
+                    continue  # a layout that does not fit this paper was never printed on it
+                found.append(Candidate(name, version, paper, geometry))
+    return tuple(found)
+
+
+@dataclass(frozen=True)
+class SheetIdentity:
+    """Which sheet a photo shows: from its QR code, or, when that cannot be read, from what the
+    markers and the printed sheet fit best (then the sheet id is None: unread)."""
+
+    layout: str
+    version: int
+    paper: Paper
+    mode: str  # duel, solo or team
+    sheet_id: str | None
+
+    @classmethod
+    def of(cls, tag: SheetTag) -> SheetIdentity:
+        return cls(tag.layout, tag.version, tag.paper, tag.mode, tag.sheet_id)
+
+    @property
+    def shown_id(self) -> str:
+        return self.sheet_id or "(id unread)"
 
 
 @dataclass(frozen=True)
 class Located:
     """A sheet found in a photo: which sheet, and how photo pixels map to its millimetres."""
 
-    tag: SheetTag
+    tag: SheetIdentity
     geometry: SheetGeometry
     homography: np.ndarray  # photo pixels -> rectified pixels (PX_PER_MM)
-    fit_error_mm: float  # RMS distance of the marker corners from where the sheet puts them
+    fit_error_mm: float  # RMS distance of the marker corners (or the grid) from the fit
     square_px: float  # the smallest square's side in photo pixels
     blur_mm: float  # edge blur at the markers, as a Gaussian sigma in mm on the sheet
+    markers: tuple[int, ...]  # the markers the homography rests on
     advice: tuple[str, ...]  # what to improve, when the photo is readable but not ideal
+    blur_px: float = 0.0  # the same blur in photo pixels
+
+    def blur_at(self, e: Element) -> float:
+        """The blur (Gaussian sigma, mm on the sheet) where element `e` stands: the photo's
+        blur in pixels over how many pixels a millimetre spans there."""
+        x, y = e.centre
+        unit = np.array([(x, y), (x + 1, y), (x, y + 1)], np.float64) * PX_PER_MM
+        photo = cv2.perspectiveTransform(unit.reshape(-1, 1, 2), np.linalg.inv(self.homography))
+        a, b, c = photo.reshape(3, 2)
+        (ux, uy), (vx, vy) = b - a, c - a
+        area = abs(float(ux * vy - uy * vx))
+        return self.blur_px / max(np.sqrt(area), 1e-6)
 
 
-# Markers are searched on a copy of the photo this size (long side), then their corners refined
-# on the photo itself: the search is most of the locating time, and markers stay large enough.
-SEARCH_LONG_SIDE = 1100
+@dataclass(frozen=True)
+class Fit:
+    """One candidate sheet laid on the photo."""
 
+    candidate: Candidate
+    to_mm: np.ndarray  # photo pixels -> sheet mm
+    error_mm: float  # marker corners' RMS distance from the fit (the grid's, when refined)
+    grid_matched: float | None  # when refined on the grid: the share of its elements found
 
-def _detect(grey: np.ndarray) -> dict[int, np.ndarray]:
-    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, ARUCO_DICTIONARY))
-    detector = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
-    corners, ids, _ = detector.detectMarkers(grey)
-    found: dict[int, np.ndarray] = {}
-    if ids is not None:
-        for quad, marker_id in zip(corners, ids.ravel(), strict=True):
-            mid = int(marker_id)
-            if mid not in CORNER_NAMES:
-                continue
-            quad = quad.reshape(4, 2)
-            # Two candidates with one id: keep the larger (the real marker, not a reflection).
-            if mid not in found or cv2.contourArea(quad) > cv2.contourArea(found[mid]):
-                found[mid] = quad
-    return found
+    @property
+    def homography(self) -> np.ndarray:
+        return np.diag([PX_PER_MM, PX_PER_MM, 1.0]) @ self.to_mm
 
-
-def find_markers(grey: np.ndarray) -> Markers:
-    k = min(1.0, SEARCH_LONG_SIDE / max(grey.shape))
-    if k < 1.0:
-        small = cv2.resize(grey, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
-        found = {i: (q + 0.5) / k - 0.5 for i, q in _detect(small).items()}
-        if len(found) < 4:  # small markers: search the whole photo
-            found = _detect(grey)
-    else:
-        found = _detect(grey)
-    refined = {}
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)
-    for i, quad in found.items():
-        side = float(np.sqrt(max(cv2.contourArea(quad), 1.0)))
-        window = int(max(2, min(8, side / 10)))
-        points = quad.astype(np.float32).reshape(-1, 1, 2).copy()
-        cv2.cornerSubPix(grey, points, (window, window), (-1, -1), criteria)
-        refined[i] = points.reshape(4, 2)
-    return Markers(refined)
-
-
-def _marker_points(geometry: SheetGeometry) -> dict[int, np.ndarray]:
-    """Each marker's corners in mm, in ArUco's order: its own top-left, then clockwise."""
-    points = {}
-    for e in geometry.select(Kind.MARKER):
-        points[e.index] = np.array(
-            [(e.x, e.y), (e.x + e.w, e.y), (e.x + e.w, e.y + e.h), (e.x, e.y + e.h)], np.float64
+    @property
+    def grid_ok(self) -> bool:
+        return self.grid_matched is None or (
+            self.grid_matched >= MIN_GRID_MATCHED and self.error_mm <= MAX_GRID_RESIDUAL_MM
         )
-    return points
 
 
-def _homography(markers: Markers, geometry: SheetGeometry) -> tuple[np.ndarray, float]:
-    targets = _marker_points(geometry)
-    src = np.vstack([markers.found[i] for i in sorted(markers.found)]).astype(np.float64)
-    dst = np.vstack([targets[i] for i in sorted(markers.found)])
-    h, _ = cv2.findHomography(src, dst * PX_PER_MM, 0)
-    if h is None:
-        raise PoorPhoto(f"the four markers do not form a sheet; {RETAKE}")
-    projected = cv2.perspectiveTransform(src.reshape(-1, 1, 2), h).reshape(-1, 2) / PX_PER_MM
-    error = float(np.sqrt(np.mean(np.sum((projected - dst) ** 2, axis=1))))
-    return h, error
+def _anchors(markers: Markers, geometry: SheetGeometry) -> tuple[np.ndarray, np.ndarray]:
+    targets = marker_corners_mm(geometry)
+    ids = sorted(markers.found)
+    photo = np.vstack([markers.found[i] for i in ids]).astype(np.float64)
+    return photo, np.vstack([targets[i] for i in ids])
+
+
+def _marker_error(to_mm: np.ndarray, anchors: tuple[np.ndarray, np.ndarray]) -> float:
+    photo, mm = anchors
+    projected = cv2.perspectiveTransform(photo.reshape(-1, 1, 2), to_mm).reshape(-1, 2)
+    return float(np.sqrt(np.mean(np.sum((projected - mm) ** 2, axis=1))))
+
+
+def _fit(grey: np.ndarray, markers: Markers, candidate: Candidate) -> Fit | None:
+    geometry = candidate.geometry
+    to_photo = sheet_to_photo(markers, geometry)
+    if to_photo is None:
+        return None
+    to_mm = np.linalg.inv(to_photo)
+    anchors = _anchors(markers, geometry)
+    if len(markers.found) == 4 and not markers.recovered:
+        return Fit(candidate, to_mm, _marker_error(to_mm, anchors), None)
+    # Fewer markers, or one found again less sharply: the printed grid makes the fit certain.
+    refined = grid.refine(grey, to_mm, geometry, anchors)
+    return Fit(candidate, refined.to_mm, refined.residual_mm, refined.matched)
+
+
+def _fits(grey: np.ndarray, markers: Markers, candidates: tuple[Candidate, ...]) -> list[Fit]:
+    """Each candidate sheet laid on the photo; those refined on the grid must agree with it."""
+    fits = [f for c in candidates if (f := _fit(grey, markers, c)) is not None]
+    return [f for f in fits if f.grid_ok]
+
+
+def locate(grey: np.ndarray, source: str) -> Located:
+    candidates = known_sheets()
+    geometries = [c.geometry for c in candidates]
+    markers = find_markers(grey)
+    if not markers.found:
+        _refuse_no_markers(grey, source)
+    markers = search_again(grey, markers, geometries)
+    if not markers.enough:
+        _refuse_missing(grey, markers, geometries, source)
+
+    fits = _fits(grey, markers, candidates)
+    if not fits and markers.recovered:
+        # A marker found again that the printed grid does not confirm was not that marker.
+        markers = Markers({i: q for i, q in markers.found.items() if i not in markers.recovered})
+        fits = _fits(grey, markers, candidates) if markers.enough else []
+    if not fits:
+        _refuse_missing(grey, markers, geometries, source, grid_failed=markers.enough)
+    fits.sort(key=lambda f: (-(f.grid_matched or 0.0), f.error_mm))
+    # Too small to read digits is also too small for the QR code: say the useful thing first.
+    _refuse_small(_smallest_square_px(fits[0].homography, fits[0].candidate.geometry), source)
+
+    text = _read_qr(grey, fits)
+    if text is not None:
+        tag = _tag(text, source)
+        fit = _fit_for(tag, fits, grey, source)
+        identity = SheetIdentity.of(tag)
+        advice: list[str] = []
+    else:
+        fit = _best_fit(grey, fits, markers, source)
+        c = fit.candidate
+        mode = _printed_mode(grey, fit, fits)
+        if mode is None:
+            raise NoSheet(
+                f"{source}: found the markers but could not read the sheet's QR code (in the "
+                "right-hand column), and cannot tell from the printed text whether it is a duel, "
+                f"solo or team sheet;{_soft_note(grey, markers, c.geometry)} make sure the QR "
+                f"code is in focus and free of glare, and {RETAKE}"
+            )
+        c = fit.candidate
+        identity = SheetIdentity(c.layout, c.version, c.paper, mode, None)
+        advice = [
+            "the QR code could not be read, so the sheet id is unknown (the paper and layout "
+            "come from the printed grid): keep the QR code in focus and free of glare"
+        ]
+    geometry = fit.candidate.geometry
+    if fit.error_mm > MAX_FIT_MM:
+        raise PoorPhoto(
+            f"{source}: the markers sit {fit.error_mm:.1f} mm (RMS) from where a flat sheet puts "
+            f"them; the sheet is bent or folded. Lay it flat and {RETAKE}"
+        )
+    h = fit.homography
+    square_px = _smallest_square_px(h, geometry)
+    _refuse_small(square_px, source)
+    blur = blur_mm(grey, markers, geometry)
+    spread_px = blur_px(grey, markers)
+    if blur > WARN_BLUR_MM:
+        advice.append(f"the photo is a little soft (edges spread over {blur:.1f} mm): focus")
+    if square_px < WARN_SQUARE_PX:
+        advice.append(f"the squares are only {square_px:.0f} pixels across: move closer next time")
+    if fit.error_mm > WARN_FIT_MM:
+        advice.append(
+            f"the sheet is not quite flat (markers {fit.error_mm:.1f} mm off): flatten it next time"
+        )
+    if markers.missing:
+        names = ", ".join(CORNER_NAMES[i] for i in markers.missing)
+        advice.append(
+            f"read from {len(markers.found)} corner markers and the printed grid ({names} not "
+            "found): keep all four corners in view and uncovered"
+        )
+    return Located(
+        identity,
+        geometry,
+        h,
+        fit.error_mm,
+        square_px,
+        blur,
+        tuple(sorted(markers.found)),
+        tuple(advice),
+        spread_px,
+    )
+
+
+def _read_qr(grey: np.ndarray, fits: list[Fit]) -> str | None:
+    """The QR code's text, read where each candidate sheet puts it (the best-fitting first; a
+    place already tried is not tried again), then anywhere in the photo."""
+    tried: list[np.ndarray] = []
+    for fit in fits:
+        qr = fit.candidate.geometry.find(Kind.QR).rect
+        corners = np.array(
+            [(qr.x, qr.y), (qr.right, qr.y), (qr.right, qr.bottom), (qr.x, qr.bottom)]
+        )
+        quad = cv2.perspectiveTransform(
+            corners.reshape(-1, 1, 2).astype(np.float64), np.linalg.inv(fit.to_mm)
+        ).reshape(4, 2)
+        side = float(np.linalg.norm(quad[1] - quad[0]))
+        if any(np.abs(quad - t).max() < 0.05 * side for t in tried):
+            continue
+        tried.append(quad)
+        text = _decode_qr(grey, fit.homography, fit.candidate.geometry)
+        if text:
+            return text
+    return _decode_qr_anywhere(grey)
+
+
+def _fit_for(tag: SheetTag, fits: list[Fit], grey: np.ndarray, source: str) -> Fit:
+    """The fit of the sheet the QR code names, checked against the printed grid: a QR code that
+    contradicts the sheet it stands on (pasted from another, or of another paper) is an error."""
+    named = [
+        f
+        for f in fits
+        if (f.candidate.layout, f.candidate.version, f.candidate.paper)
+        == (tag.layout, tag.version, tag.paper)
+    ]
+    if not named:
+        others = ", ".join(sorted({f.candidate.label for f in fits}))
+        raise ForeignSheet(
+            f"{source}: the QR code names {tag.layout} v{tag.version} on {tag.paper.label}, but "
+            f"the markers fit none of the sheets that could be ({others}); the QR code may belong "
+            f"to another sheet. Type the sheet in, or {RETAKE.split(', or')[0]}"
+        )
+    fit = named[0]
+    different = [f for f in fits if not _reads_alike(f.candidate, fit.candidate)]
+    if not different:
+        return fit
+    scores = {id(f): grid.fit_score(grey, f.to_mm, f.candidate.geometry) for f in [fit, *different]}
+    best_other = max(different, key=lambda f: scores[id(f)])
+    if (
+        scores[id(best_other)] >= MIN_FIT_SCORE
+        and scores[id(fit)] * FIT_MARGIN < scores[id(best_other)]
+    ):
+        raise ForeignSheet(
+            f"{source}: the QR code says {fit.candidate.label}, but the printed sheet is "
+            f"{best_other.candidate.label}; the QR code belongs to another sheet. Type the sheet "
+            "in, or photograph it with its own QR code"
+        )
+    return fit
+
+
+def _soft_note(grey: np.ndarray, markers: Markers, geometry: SheetGeometry) -> str:
+    blur = blur_mm(grey, markers, geometry)
+    if blur <= WARN_BLUR_MM:
+        return ""
+    return f" the photo is soft (edges spread over {blur:.2f} mm): hold still and focus;"
+
+
+def _best_fit(grey: np.ndarray, fits: list[Fit], markers: Markers, source: str) -> Fit:
+    """Without the QR code: the sheet whose printed outlines the photo fits best, clearly."""
+    scored = sorted(
+        ((grid.fit_score(grey, f.to_mm, f.candidate.geometry), f) for f in fits),
+        key=lambda sf: -sf[0],
+    )
+    best_score, best = scored[0]
+    rivals = [s for s, f in scored[1:] if not _reads_alike(f.candidate, best.candidate)]
+    clear = not rivals or best_score >= FIT_MARGIN * max(rivals[0], 0.0)
+    if best_score < MIN_FIT_SCORE or not clear:
+        raise NoSheet(
+            f"{source}: found the markers but could not read the sheet's QR code (in the "
+            "right-hand column), and the printed grid does not say which sheet it is;"
+            f"{_soft_note(grey, markers, best.candidate.geometry)} make sure the QR code is in "
+            f"focus and free of glare, and {RETAKE}"
+        )
+    # Versions that put every square, tick box and S space in the same place read alike; the
+    # one whose whole line work (dice and S spaces, frames) fits best is named.
+    alike = [f for _, f in scored if _reads_alike(f.candidate, best.candidate)]
+    if len(alike) > 1:
+        every_line = (*grid.OUTLINED, *grid.ROUNDED)
+        best = max(
+            alike,
+            key=lambda f: grid.fit_score(grey, f.to_mm, f.candidate.geometry, every_line, True),
+        )
+    return best
+
+
+def _printed_mode(grey: np.ndarray, fit: Fit, fits: list[Fit]) -> str | None:
+    """The mode from the printed text, as the chosen version prints it, else as another that
+    reads alike does (their text may differ); None when unclear, or when they disagree."""
+    alike = [fit] + [f for f in fits if f is not fit and _reads_alike(f.candidate, fit.candidate)]
+    told = set()
+    for f in alike:
+        c = f.candidate
+        mode = grid.printed_mode(grey, f.to_mm, c.layout, c.paper, c.version)
+        if mode is not None:
+            told.add(mode)
+    return told.pop() if len(told) == 1 else None
+
+
+READ_KINDS = (Kind.SQUARE, Kind.TICK, Kind.ALLIES, Kind.QR)
+
+
+def _reads_alike(a: Candidate, b: Candidate) -> bool:
+    """Sheets whose read elements (and QR code) stand in the same places on the same paper."""
+    return a.paper is b.paper and all(
+        a.geometry.select(kind) == b.geometry.select(kind) for kind in READ_KINDS
+    )
+
+
+def _refuse_no_markers(grey: np.ndarray, source: str) -> None:
+    text = _decode_qr_anywhere(grey)
+    if text is None:
+        spread = photo_blur_px(grey)
+        hint = (
+            f"; the photo is blurred (its sharpest edges spread over {spread:.0f} pixels): hold "
+            "the phone still and tap the sheet to focus"
+            if spread > BLURRED_PHOTO_PX
+            else ""
+        )
+        raise NoSheet(
+            f"{source}: no One Page War sheet found (none of its four corner markers and no "
+            f"QR code){hint}; {RETAKE}"
+        )
+    tag = _tag(text, source)  # a foreign QR code is the clearer error
+    raise MarkerMissing(
+        f"{source}: found the QR code of sheet {tag.sheet_id} but none of its four corner "
+        f"markers; the whole sheet must be in the photo. Uncover all four corners and {RETAKE}"
+    )
+
+
+def _refuse_missing(
+    grey: np.ndarray,
+    markers: Markers,
+    geometries: list[SheetGeometry],
+    source: str,
+    grid_failed: bool = False,
+) -> None:
+    text = _decode_qr_anywhere(grey) if not grid_failed else None
+    if text is not None:
+        _tag(text, source)  # a foreign QR code is the clearer error
+    # Blur that would wash out ordinary writing is the likelier cause of the lost markers.
+    blur = blur_mm(grey, markers, geometries[0])
+    if too_soft(blur, None):
+        raise PoorPhoto(
+            f"{source}: the photo is too blurred to find the sheet's corner markers or read "
+            f"its digits (edges spread over {blur:.2f} mm; ordinary writing reads up to "
+            f"{readable_blur_mm(None):.2f} mm); hold the phone still, tap the sheet to focus, "
+            f"use more light, and {RETAKE.split(', or')[0]}"
+        )
+    seen = ", ".join(CORNER_NAMES[i] for i in sorted(markers.found)) or "none"
+    missing = placement(markers, geometries, grey.shape)
+    why = (
+        "the printed grid did not confirm where the found ones put the sheet"
+        if grid_failed
+        else "three are needed, or two in opposite corners"
+    )
+    soft = (
+        f" The photo is soft, too (edges spread over {blur:.2f} mm): hold still and focus."
+        if blur > WARN_BLUR_MM
+        else ""
+    )
+    raise MarkerMissing(
+        f"{source}: found {len(markers.found)} of the sheet's 4 corner markers (seen: {seen}; "
+        f"missing: {missing}); {why}.{soft} Uncover all four corners and {RETAKE}"
+    )
 
 
 # QR decoding of a small, soft code is hit-or-miss at any one resolution: the crop is tried at
@@ -164,14 +500,18 @@ def _decode_qr(grey: np.ndarray, h: np.ndarray, geometry: SheetGeometry) -> str 
 def _decode_qr_anywhere(grey: np.ndarray) -> str | None:
     k = min(1.0, 1600 / max(grey.shape))
     small = cv2.resize(grey, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else grey
-    text, _, _ = cv2.QRCodeDetector().detectAndDecode(small)
+    try:
+        text, _, _ = cv2.QRCodeDetector().detectAndDecode(small)
+    except cv2.error:
+        return None
     return str(text) if text else None
 
 
 def _tag(text: str, source: str) -> SheetTag:
     if not text.lower().startswith(f"{GAME_NAME}/"):
+        shown = repr(text) if len(text) <= 60 else f"{text[:60]!r}... ({len(text)} characters)"
         raise ForeignSheet(
-            f"{source}: the QR code says {text!r}, which is not a One Page War sheet; "
+            f"{source}: the QR code says {shown}, which is not a One Page War sheet; "
             "score that game's sheet with its own game, or type this sheet in"
         )
     try:
@@ -193,82 +533,6 @@ def _tag(text: str, source: str) -> SheetTag:
     return tag
 
 
-def locate(grey: np.ndarray, source: str) -> Located:
-    markers = find_markers(grey)
-    if len(markers.found) < 4:
-        qr_text = _decode_qr_anywhere(grey)
-        if not markers.found and qr_text is None:
-            raise NoSheet(
-                f"{source}: no One Page War sheet found (none of its four corner markers and no "
-                f"QR code); {RETAKE}"
-            )
-        if qr_text is not None:
-            _tag(qr_text, source)  # a foreign QR code is the clearer error
-        if markers.found:
-            _refuse_blur(blur_mm(grey, markers, sheet_geometry("standard", Paper.A4)), source)
-        seen = ", ".join(CORNER_NAMES[i] for i in sorted(markers.found)) or "none"
-        missing = ", ".join(CORNER_NAMES[i] for i in sorted(set(CORNER_NAMES) - set(markers.found)))
-        raise MarkerMissing(
-            f"{source}: found {len(markers.found)} of the sheet's 4 corner markers (seen: {seen}; "
-            f"missing: {missing}); a marker may be covered, cut off or in glare. Uncover all "
-            f"four corners and {RETAKE}"
-        )
-
-    # The layout, its version and the paper decide where everything is: try each (the
-    # best-fitting first), and the QR code says which it is.
-    tries = []
-    for name in layout_names():
-        for version in layout_versions(name):
-            for paper in (Paper.A4, Paper.LETTER):
-                try:
-                    geometry = sheet_geometry(name, paper, version)
-                except LayoutError:
-                    continue  # a layout that does not fit this paper was never printed on it
-                h, error = _homography(markers, geometry)
-                tries.append((error, paper, h, geometry))
-    tries.sort(key=lambda t: t[0])
-    # Too small to read digits is also too small for the QR code: say the useful thing first.
-    _refuse_small(_smallest_square_px(tries[0][2], tries[0][3]), source)
-    text = None
-    looked = set()
-    for _, _, h, geometry in tries:
-        # Versions that kept the markers and the QR code in place need only one look.
-        where = (geometry.find(Kind.QR).rect, *(m.rect for m in geometry.select(Kind.MARKER)))
-        if where in looked:
-            continue
-        looked.add(where)
-        text = _decode_qr(grey, h, geometry)
-        if text:
-            break
-    if text is None:
-        text = _decode_qr_anywhere(grey)
-    if text is None:
-        raise NoSheet(
-            f"{source}: found the four markers but could not read the sheet's QR code (in the "
-            f"right-hand column); make sure it is in focus and free of glare, and {RETAKE}"
-        )
-    tag = _tag(text, source)
-    geometry = sheet_geometry(tag.layout, tag.paper, tag.version)
-    h, error = _homography(markers, geometry)
-    if error > MAX_FIT_MM:
-        raise PoorPhoto(
-            f"{source}: the markers sit {error:.1f} mm (RMS) from where a flat sheet puts them; "
-            f"the sheet is bent or folded. Lay it flat and {RETAKE}"
-        )
-    square_px = _smallest_square_px(h, geometry)
-    _refuse_small(square_px, source)
-    blur = blur_mm(grey, markers, geometry)
-    _refuse_blur(blur, source)
-    advice = []
-    if blur > WARN_BLUR_MM:
-        advice.append(f"the photo is a little soft (edges spread over {blur:.1f} mm): focus")
-    if error > WARN_FIT_MM:
-        advice.append(
-            f"the sheet is not quite flat (markers {error:.1f} mm off): flatten it next time"
-        )
-    return Located(tag, geometry, h, error, square_px, blur, tuple(advice))
-
-
 def _refuse_small(square_px: float, source: str) -> None:
     if square_px < MIN_SQUARE_PX:
         raise PoorPhoto(
@@ -276,39 +540,6 @@ def _refuse_small(square_px: float, source: str) -> None:
             f"{MIN_SQUARE_PX:.0f} are needed); move closer so the sheet fills the photo, and "
             f"{RETAKE.split(', or')[0]}"
         )
-
-
-def _refuse_blur(blur: float, source: str) -> None:
-    if blur > MAX_BLUR_MM:
-        raise PoorPhoto(
-            f"{source}: the photo is too blurred to read pencil digits (edges spread over "
-            f"{blur:.2f} mm, at most {MAX_BLUR_MM} mm reads safely); hold the phone still, "
-            "tap the sheet to focus, use more light, and "
-            f"{RETAKE.split(', or')[0]}"
-        )
-
-
-def blur_mm(grey: np.ndarray, markers: Markers, geometry: SheetGeometry) -> float:
-    """How far edges are spread, from the markers' black-white edges: for a step blurred by a
-    Gaussian of sigma s, the steepest gradient is contrast / (s * sqrt(2 pi))."""
-    sigmas = []
-    size_mm = geometry.find(Kind.MARKER, index=next(iter(markers.found))).w
-    for quad in markers.found.values():
-        x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 3
-        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 3
-        patch = grey[max(0, y0) : y1, max(0, x0) : x1].astype(np.float32)
-        if patch.size < 64:
-            continue
-        gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3, scale=1 / 8)
-        gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3, scale=1 / 8)
-        steepest = float(np.percentile(np.hypot(gx, gy), 99.5))
-        contrast = float(np.percentile(patch, 95) - np.percentile(patch, 5))
-        if steepest <= 0 or contrast <= 10:
-            continue
-        px_per_mm = float(np.sqrt(cv2.contourArea(quad))) / size_mm
-        sigma_px = contrast / (steepest * np.sqrt(2 * np.pi))
-        sigmas.append(sigma_px / px_per_mm)
-    return float(np.median(sigmas)) if sigmas else 0.0
 
 
 def _smallest_square_px(h: np.ndarray, geometry: SheetGeometry) -> float:

@@ -1,53 +1,141 @@
-"""Loading a photo: JPEG or PNG, turned by its EXIF orientation, to a greyscale array, with
-clear errors for files that are no image, are cut short, or are too large to decode safely."""
+"""Loading a photo: JPEG, PNG or WebP (HEIC too where Pillow has a plugin for it), turned by its
+EXIF orientation, to a greyscale array, with clear errors for files that are no photo, are cut
+short, or are too large, too small or too narrow to hold a readable sheet."""
 
 from __future__ import annotations
 
 import warnings
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from printgen.games.one_page_war.reader.errors import (
     DamagedImage,
     ImageTooLarge,
+    ImageTooSmall,
     NotAnImage,
 )
 
+if TYPE_CHECKING:  # numpy loads with the reader, not with `file_kind` (the CLI's sniffing)
+    import numpy as np
+
 MAX_PIXELS = 50_000_000
+# A sheet whose squares can be read spans at least this many pixels on the photo's short side,
+# and no photo of a landscape sheet is narrower than this ratio.
+MIN_SHORT_SIDE = 300
+MAX_ASPECT = 4.0
 # Marker and cell reading need about this many pixels on the photo's long side; JPEGs are decoded
 # at the largest DCT reduction (1/2, 1/4, 1/8) that keeps at least this many, which is most of
 # the speed on 12 MP photos.
 WORKING_LONG_SIDE = 1800
 
+# Pillow's format names for the photos the reader takes (MPO: a JPEG with a second image).
+PHOTO_FORMATS = frozenset({"JPEG", "MPO", "PNG", "WEBP", "HEIF"})
+ACCEPTED = "a JPEG, PNG or WebP photo of the sheet"
+
+# What a file's first bytes say it is, for files no photo reader should take.
+_SIGNATURES: tuple[tuple[bytes, int, str], ...] = (
+    (b"%PDF", 0, "a PDF document"),
+    (b"GIF87a", 0, "a GIF image"),
+    (b"GIF89a", 0, "a GIF image"),
+    (b"II*\x00", 0, "a TIFF image"),
+    (b"MM\x00*", 0, "a TIFF image"),
+    (b"BM", 0, "a BMP image"),
+    (b"ftypheic", 4, "a HEIC photo"),
+    (b"ftypheix", 4, "a HEIC photo"),
+    (b"ftyphevc", 4, "a HEIC photo"),
+    (b"ftypmif1", 4, "a HEIF photo"),
+    (b"ftypmsf1", 4, "a HEIF photo"),
+    (b"ftypavif", 4, "an AVIF image"),
+    (b"\xff\xd8\xff", 0, "a JPEG photo"),
+    (b"\x89PNG\r\n\x1a\n", 0, "a PNG image"),
+)
+
+
+def file_kind(path: Path) -> str | None:
+    """What the file's first bytes say it is ("a PDF document", "a JPEG photo"...), or None for
+    anything else (a typed-in sheet, say). Unreadable files are None: their reader says why."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(16)
+    except OSError:
+        return None
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "a WebP image"
+    for signature, offset, kind in _SIGNATURES:
+        if head[offset : offset + len(signature)] == signature:
+            return kind
+    return None
+
+
+def _not_a_photo(path: Path, kind: str | None) -> NotAnImage:
+    if kind is None:
+        return NotAnImage(f"{path}: not an image (expected {ACCEPTED})")
+    if kind == "a PDF document":
+        return NotAnImage(
+            f"{path}: a PDF document, not a photo: print the sheet, fill it in and give "
+            f"{ACCEPTED} (a typed-in sheet is a .toml or .json file)"
+        )
+    if kind in ("a HEIC photo", "a HEIF photo", "an AVIF image"):
+        return NotAnImage(
+            f"{path}: {kind}, which this installation cannot decode: export it as JPEG (or set "
+            f"the camera to its most compatible format) and give {ACCEPTED}"
+        )
+    return NotAnImage(
+        f"{path}: {kind}, not a photo the reader takes: save it as JPEG or PNG (the reader "
+        f"takes {ACCEPTED})"
+    )
+
 
 def load_photo(path: Path, long_side: int = WORKING_LONG_SIDE) -> np.ndarray:
     """The photo as a uint8 greyscale array, upright as its EXIF orientation says."""
+    import numpy as np
     from PIL import Image, ImageOps, UnidentifiedImageError
 
+    kind = file_kind(path)
+    if kind is not None and kind not in ("a JPEG photo", "a PNG image", "a WebP image"):
+        try:  # a HEIC photo is taken where Pillow has a plugin for it; the rest are refused
+            with Image.open(path) as probe:
+                opened = probe.format in PHOTO_FORMATS
+        except Exception:  # any failure to open it means: not a photo the reader takes
+            opened = False
+        if not opened:
+            raise _not_a_photo(path, kind)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             image = Image.open(path)
     except UnidentifiedImageError:
-        raise NotAnImage(
-            f"{path}: not an image (expected a JPEG or PNG photo of the sheet)"
-        ) from None
+        raise _not_a_photo(path, kind) from None
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise ImageTooLarge(
             f"{path}: the image is too large to decode safely; use a photo of at most "
             f"{MAX_PIXELS // 1_000_000} megapixels"
         ) from None
+    except ValueError as error:
+        # Pillow refuses metadata it would have to inflate without bound (a colour profile or
+        # text chunk of many megabytes): no camera writes one.
+        raise DamagedImage(
+            f"{path}: the image's metadata is oversized or malformed ({error}); export the "
+            "photo again as a plain JPEG or PNG"
+        ) from None
     except OSError as error:
         raise DamagedImage(f"{path}: cannot open the image ({error})") from None
     with image:
-        if image.format not in ("JPEG", "PNG", "MPO"):
-            raise NotAnImage(f"{path}: a {image.format} image; photos are read as JPEG or PNG")
+        if image.format not in PHOTO_FORMATS:
+            raise _not_a_photo(path, kind or f"a {image.format} image")
         width, height = image.size
         if width * height > MAX_PIXELS:
             raise ImageTooLarge(
                 f"{path}: {width} x {height} pixels ({width * height / 1e6:.0f} MP) is over the "
                 f"{MAX_PIXELS // 1_000_000} MP the reader accepts; take or export the photo smaller"
+            )
+        if min(width, height) < MIN_SHORT_SIDE or max(width, height) > MAX_ASPECT * min(
+            width, height
+        ):
+            raise ImageTooSmall(
+                f"{path}: {width} x {height} pixels cannot hold a readable sheet (the shorter "
+                f"side needs at least {MIN_SHORT_SIDE} pixels, the longer at most "
+                f"{MAX_ASPECT:.0f} times the shorter); photograph the whole sheet"
             )
         if image.format in ("JPEG", "MPO"):
             scale = next((s for s in (8, 4, 2) if max(width, height) / s >= long_side), 1)

@@ -12,17 +12,27 @@ import numpy as np
 
 from printgen.errors import OutputError
 from printgen.files import write_atomic
-from printgen.games.one_page_war.geometry import Kind, SheetTag, Side
+from printgen.games.one_page_war.geometry import Kind, Side
 from printgen.games.one_page_war.layout import Layout
 from printgen.games.one_page_war.reader.cells import Reading, SheetReading
-from printgen.games.one_page_war.reader.locate import PX_PER_MM
+from printgen.games.one_page_war.reader.errors import PlayerNamesError
+from printgen.games.one_page_war.reader.locate import PX_PER_MM, SheetIdentity
 from printgen.materials import ScoreReport
 
 EXIT_PROVISIONAL = 3
 
 
-def players_for(mode: str) -> tuple[str, str]:
-    # The names on the sheet are not read; a person can rename them in the TOML.
+def players_for(mode: str, names: tuple[str, ...] | None = None) -> tuple[str, str]:
+    """The players' names, near edge first: as given (`--players`), else placeholders. The
+    names written on the sheet are not read; a person can rename them in the TOML."""
+    if names:
+        if len(names) == 2:
+            return (names[0], names[1])
+        if mode == "solo":
+            return (names[0], "AI")
+        raise PlayerNamesError(
+            f"--players names {len(names)} player(s), but a {mode} sheet has two, near edge first"
+        )
     return ("You", "AI") if mode == "solo" else ("First", "Second")
 
 
@@ -52,10 +62,14 @@ def describe(r: Reading, players: tuple[str, str]) -> str:
 
 
 def sheet_mapping(
-    reading: SheetReading, layout: Layout, mode: str, tag: SheetTag
+    reading: SheetReading,
+    layout: Layout,
+    mode: str,
+    tag: SheetIdentity,
+    players: tuple[str, str] | None = None,
 ) -> dict[str, Any]:
     """The typed-in sheet as a mapping the referee accepts."""
-    players = players_for(mode)
+    players = players or players_for(mode)
     arenas: dict[str, Any] = {}
     for a in layout.arenas:
         table: dict[str, Any] = {}
@@ -72,32 +86,45 @@ def sheet_mapping(
         if any(r.value == "S" for r in reading.allies if r.element.arena == a.name):
             table["allies"] = True
         arenas[a.name] = table
-    return {
+    mapping: dict[str, Any] = {
         "game": "one-page-war",
         "layout": layout.name,
         "mode": "solo" if mode == "solo" else "duel",
         "players": list(players),
-        "id": tag.sheet_id,
-        "arenas": arenas,
     }
+    if tag.sheet_id is not None:
+        mapping["id"] = tag.sheet_id
+    mapping["arenas"] = arenas
+    return mapping
 
 
-def sheet_toml(reading: SheetReading, layout: Layout, mode: str, tag: SheetTag) -> str:
+def sheet_toml(
+    reading: SheetReading,
+    layout: Layout,
+    mode: str,
+    tag: SheetIdentity,
+    players: tuple[str, str] | None = None,
+) -> str:
     """The reading as a typed-in sheet to check and score: `sheet_mapping`'s data, written by a
     TOML writer so it parses back to exactly that mapping, with the unsure cells as comments."""
     import tomlkit
 
     from printgen.tomldoc import comment, with_comment
 
-    data = sheet_mapping(reading, layout, mode, tag)
-    players = players_for(mode)
+    named = players is not None
+    players = players or players_for(mode)
+    data = sheet_mapping(reading, layout, mode, tag, players)
     document = tomlkit.document()
     for line in (
-        f"Read from a photo of sheet {tag.sheet_id} ({tag.paper.value}). Check the lines marked",
+        f"Read from a photo of sheet {tag.shown_id} ({tag.paper.value}). Check the lines marked",
         "UNSURE, fix them if needed, then score this file with `printgen score`.",
-        "The players' names are not read from the photo: rename them as you like.",
+        "The players' names are as given to the reader, near edge first."
+        if named
+        else "The players' names are not read from the photo: rename them as you like.",
     ):
         document.add(comment(line))
+    if tag.sheet_id is None:
+        document.add(comment("id: unread (the QR code could not be read)"))
     if mode == "team":
         document.add(comment("One sheet of a team game: add it to the team file's [[sheets]]."))
     document.update({k: v for k, v in data.items() if k != "arenas"})
@@ -136,8 +163,8 @@ def sheet_toml(reading: SheetReading, layout: Layout, mode: str, tag: SheetTag) 
         note = " UNSURE" if any(r.unsure for r in ticks) else ""
         table.add(
             comment(
-                f"tick boxes ticked:{note} {players[0]} side {counts[Side.FIRST]}, "
-                f"{players[1]} side {counts[Side.SECOND]} (of {a.ticks})"
+                f"tick boxes ticked:{note} {players[0]!r} side {counts[Side.FIRST]}, "
+                f"{players[1]!r} side {counts[Side.SECOND]} (of {a.ticks})"
             )
         )
         arenas[a.name] = table
@@ -150,7 +177,7 @@ class PhotoReport:
     """A photographed sheet, read and scored; provisional while any cell is unsure."""
 
     source: str
-    tag: SheetTag
+    tag: SheetIdentity
     reading: SheetReading
     toml: str
     mapping: dict[str, Any]
@@ -172,7 +199,7 @@ class PhotoReport:
 
     def to_text(self) -> str:
         out = [
-            f"Read {self.source}: sheet {self.tag.sheet_id}, layout {self.tag.layout} "
+            f"Read {self.source}: sheet {self.tag.shown_id}, layout {self.tag.layout} "
             f"v{self.tag.version}, {self.tag.paper.value}"
         ]
         out += [f"advice: {a}" for a in self.advice]
@@ -194,6 +221,8 @@ class PhotoReport:
         return {
             "game": "one-page-war",
             "sheet_id": self.tag.sheet_id,
+            "sheet_id_read": self.tag.sheet_id is not None,
+            "mode": self.tag.mode,
             "layout": self.tag.layout,
             "version": self.tag.version,
             "paper": self.tag.paper.value,

@@ -1,0 +1,100 @@
+"""How soft a photo is, and whether it is too soft for the writing it holds.
+
+The blur is measured at the corner markers' black-white edges. It is judged against the writing
+in the squares, not against one fixed limit: large, bold digits survive a blur that washes out
+small ones."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from printgen.games.one_page_war.geometry import Kind, SheetGeometry
+from printgen.games.one_page_war.reader.markers import Markers
+
+# Blur is judged against the writing it blurs. Measured on 1,518 written squares photographed
+# at blurs up to a fifth of the writing's height (docs/reader.md, "Blur"): up to a tenth, the
+# recogniser's own confidence flags every doubtful square (no square misread and accepted); past
+# it, half the squares come back unsure anyway and marks washed down to fragments are read as
+# confidently empty. So a square whose writing is h mm high is unsure under a blur over h / 10,
+# and a photo too soft for most of its squares is refused; a sheet with no writing is judged
+# for writing NOMINAL_GLYPH_MM high.
+SOFT_PER_HEIGHT = 0.08
+NOMINAL_GLYPH_MM = 8.0
+SOFT_WHY = "the photo is too soft for writing this size"
+
+
+def readable_blur_mm(glyph_mm: float | None) -> float:
+    """The most blur (Gaussian sigma, mm) under which writing this high is read."""
+    return SOFT_PER_HEIGHT * (glyph_mm if glyph_mm is not None else NOMINAL_GLYPH_MM)
+
+
+def too_soft(blur_mm: float, glyph_mm: float | None) -> bool:
+    return blur_mm > readable_blur_mm(glyph_mm)
+
+
+# With no marker to measure it at: a photo whose sharpest edges spread over more than this many
+# pixels (at the reader's working size, about 1800 px long) is called blurred in the error.
+BLURRED_PHOTO_PX = 3.0
+STRONG_EDGE = 60  # grey levels between a tile's dark and light
+
+
+def _step_sigma(patch: np.ndarray) -> float | None:
+    """The Gaussian sigma (pixels) of the sharpest black-white steps in `patch`: for a step
+    blurred by a Gaussian of sigma s, the steepest gradient is contrast / (s * sqrt(2 pi))."""
+    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3, scale=1 / 8)
+    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3, scale=1 / 8)
+    steepest = float(np.percentile(np.hypot(gx, gy), 99.5))
+    contrast = float(np.percentile(patch, 95) - np.percentile(patch, 5))
+    if steepest <= 0 or contrast <= 10:
+        return None
+    return contrast / (steepest * np.sqrt(2 * np.pi))
+
+
+def photo_blur_px(grey: np.ndarray) -> float:
+    """How soft the whole photo is, in pixels: the median over its tiles holding a strong edge
+    (the faint ones are noise as much as edges)."""
+    sigmas = []
+    h, w = grey.shape
+    tile = max(32, max(h, w) // 12)
+    for y in range(0, h - tile + 1, tile):
+        for x in range(0, w - tile + 1, tile):
+            patch = grey[y : y + tile, x : x + tile].astype(np.float32)
+            if np.percentile(patch, 95) - np.percentile(patch, 5) < STRONG_EDGE:
+                continue
+            sigma = _step_sigma(patch)
+            if sigma is not None:
+                sigmas.append(sigma)
+    return float(np.median(sigmas)) if sigmas else 0.0
+
+
+def blur_px(grey: np.ndarray, markers: Markers) -> float:
+    """How far edges are spread in the photo (pixels), from the markers' black-white edges: the
+    camera's blur, about the same across the frame (in mm it grows towards the far edge of a
+    tilted sheet, where a pixel spans more of it)."""
+    sigmas = []
+    for quad in markers.found.values():
+        x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 3
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 3
+        patch = grey[max(0, y0) : y1, max(0, x0) : x1].astype(np.float32)
+        if patch.size >= 64 and (sigma := _step_sigma(patch)) is not None:
+            sigmas.append(sigma)
+    return float(np.median(sigmas)) if sigmas else 0.0
+
+
+def blur_mm(grey: np.ndarray, markers: Markers, geometry: SheetGeometry) -> float:
+    """How far edges are spread (mm on the sheet), from the markers' black-white edges."""
+    sigmas = []
+    size_mm = geometry.find(Kind.MARKER, index=next(iter(markers.found))).w
+    for quad in markers.found.values():
+        x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 3
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 3
+        patch = grey[max(0, y0) : y1, max(0, x0) : x1].astype(np.float32)
+        if patch.size < 64:
+            continue
+        sigma_px = _step_sigma(patch)
+        if sigma_px is None:
+            continue
+        px_per_mm = float(np.sqrt(cv2.contourArea(quad))) / size_mm
+        sigmas.append(sigma_px / px_per_mm)
+    return float(np.median(sigmas)) if sigmas else 0.0

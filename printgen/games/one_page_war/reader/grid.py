@@ -1,0 +1,374 @@
+"""The sheet's printed line work (arena frames, square and tick box outlines, the S and dice
+spaces), drawn from the one geometry the sheet is printed from, and matched against a photo.
+
+Two uses: how well a photo fits a candidate sheet (which paper and layout, when the QR code
+cannot say), and a homography refined on the printed grid where the markers alone leave it loose
+(two markers in opposite corners): each arena column, then each square and tick box, is found
+near where the current homography puts it, and the homography is fitted again to all of them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import cv2
+import numpy as np
+
+from printgen.games.one_page_war.geometry import (
+    Element,
+    Kind,
+    Rect,
+    SheetGeometry,
+    sheet_geometry,
+)
+from printgen.render.units import Paper
+
+# Lines are drawn this wide (mm) in the template: wider than printed, since a photo spreads them.
+LINE_MM = 0.6
+# Ink is judged against the paper's brightness over this distance (mm): more than a line's width,
+# less than a shadow's.
+PAPER_MM = 4.0
+# The fit score: lines against the paper this far beside them (mm).
+BESIDE_MM = (1.0, 2.2)
+
+OUTLINED = (Kind.SQUARE, Kind.TICK)
+ROUNDED = {Kind.ALLIES: 3.0, Kind.DICE: 2.5}  # corner radius (mm) of the dashed spaces
+FRAME_RADIUS_MM = 2.0
+
+
+def _rounded(canvas: np.ndarray, rect: Rect, radius: float, k: float, width: int) -> None:
+    x0, y0, x1, y1 = rect.x * k, rect.y * k, rect.right * k, rect.bottom * k
+    r = radius * k
+    shift = 4  # cv2 draws sub-pixel positions in fixed point
+
+    def p(x: float, y: float) -> tuple[int, int]:
+        return (int(round(x * 2**shift)), int(round(y * 2**shift)))
+
+    for a, b in (
+        ((x0 + r, y0), (x1 - r, y0)),
+        ((x0 + r, y1), (x1 - r, y1)),
+        ((x0, y0 + r), (x0, y1 - r)),
+        ((x1, y0 + r), (x1, y1 - r)),
+    ):
+        cv2.line(canvas, p(*a), p(*b), 1.0, width, cv2.LINE_AA, shift)
+    if r >= 1:
+        axes = (int(round(r * 2**shift)), int(round(r * 2**shift)))
+        for centre, start in (
+            ((x0 + r, y0 + r), 180),
+            ((x1 - r, y0 + r), 270),
+            ((x1 - r, y1 - r), 0),
+            ((x0 + r, y1 - r), 90),
+        ):
+            cv2.ellipse(
+                canvas, p(*centre), axes, 0, start, start + 90, 1.0, width, cv2.LINE_AA, shift
+            )
+
+
+def line_art(
+    geometry: SheetGeometry,
+    k: float,
+    kinds: tuple[Kind, ...] = (*OUTLINED, *ROUNDED),
+    frames: bool = True,
+) -> np.ndarray:
+    """The printed outlines of `kinds` (and the arena frames) at `k` px/mm: 1 on a line."""
+    canvas = np.zeros((int(round(geometry.height * k)), int(round(geometry.width * k))), np.float32)
+    width = max(1, int(round(LINE_MM * k)))
+    if frames:
+        for _, frame in geometry.frames:
+            _rounded(canvas, frame, FRAME_RADIUS_MM, k, width)
+    for e in geometry.elements:
+        if e.kind not in kinds:
+            continue
+        if e.kind in OUTLINED:
+            _rounded(canvas, e.rect, 0.0, k, width)
+        elif e.kind in ROUNDED:
+            _rounded(canvas, e.rect, ROUNDED[e.kind], k, width)
+    return canvas
+
+
+def rectify(grey: np.ndarray, to_mm: np.ndarray, geometry: SheetGeometry, k: float) -> np.ndarray:
+    """The photo warped onto the sheet at `k` px/mm (`to_mm`: photo pixels to sheet mm)."""
+    size = (int(round(geometry.width * k)), int(round(geometry.height * k)))
+    scale = np.diag([k, k, 1.0])
+    return cv2.warpPerspective(grey, scale @ to_mm, size, flags=cv2.INTER_AREA, borderValue=255)
+
+
+def ink(rectified: np.ndarray, k: float, clip: float = 1.0) -> np.ndarray:
+    """0 where the sheet is paper, towards 1 where it is dark, whatever the light; at most
+    `clip`, so that a bold pen stroke weighs no more than a faint printed line. The paper's
+    brightness is the local maximum over PAPER_MM, found at 1 px/mm (it varies slowly)."""
+    h, w = rectified.shape
+    small = cv2.resize(
+        rectified, (max(1, int(w / k)), max(1, int(h / k))), interpolation=cv2.INTER_AREA
+    )
+    size = int(round(PAPER_MM)) | 1
+    paper = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
+    paper = cv2.GaussianBlur(paper.astype(np.float32), (0, 0), PAPER_MM / 2)
+    paper = cv2.resize(paper, (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.clip(1.0 - rectified.astype(np.float32) / np.maximum(paper, 8.0), 0.0, clip)
+
+
+SCORE_PX_PER_MM = 3.0
+
+
+def fit_score(
+    grey: np.ndarray,
+    to_mm: np.ndarray,
+    geometry: SheetGeometry,
+    kinds: tuple[Kind, ...] = OUTLINED,
+    frames: bool = False,
+) -> float:
+    """How much darker the sheet is on its printed outlines (of `kinds`) than just beside them,
+    where `to_mm` puts them: near the printed lines' own contrast when the sheet is this one,
+    near 0 when its lines fall elsewhere."""
+    k = SCORE_PX_PER_MM
+    inked = ink(rectify(grey, to_mm, geometry, k), k)
+    lines = line_art(geometry, k, kinds, frames) > 0.3
+    near = _dilate(lines, BESIDE_MM[1] * k) & ~_dilate(lines, BESIDE_MM[0] * k)
+    if not lines.any() or not near.any():
+        return 0.0
+    return float(inked[lines].mean() - inked[near].mean())
+
+
+def _dilate(mask: np.ndarray, radius_px: float) -> np.ndarray:
+    r = max(1, int(round(radius_px)))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    return cv2.dilate(mask.astype(np.uint8), kernel) > 0
+
+
+@dataclass(frozen=True)
+class Match:
+    """Where a printed element was found, relative to where the homography put it (mm)."""
+
+    rect: Rect
+    shift: tuple[float, float]
+    strength: float  # the normalised correlation at the peak
+
+
+def _match(
+    inked: np.ndarray, art: np.ndarray, rect: Rect, k: float, reach: float, pad: float
+) -> Match | None:
+    """Find `rect`'s line art within `reach` mm of where it should be."""
+    h, w = inked.shape
+    tx0, ty0 = int(round((rect.x - pad) * k)), int(round((rect.y - pad) * k))
+    tx1, ty1 = int(round((rect.right + pad) * k)), int(round((rect.bottom + pad) * k))
+    r = int(round(reach * k))
+    if tx0 - r < 0 or ty0 - r < 0 or tx1 + r > w or ty1 + r > h:
+        return None
+    template = art[ty0:ty1, tx0:tx1]
+    if template.std() < 1e-3:
+        return None
+    window = inked[ty0 - r : ty1 + r, tx0 - r : tx1 + r]
+    scores = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED)
+    _, peak, _, (px, py) = cv2.minMaxLoc(scores)
+    if not np.isfinite(peak):
+        return None
+    # Sub-pixel peak by a parabola through the neighbours.
+    dx = _parabola(scores, px, py, axis=1)
+    dy = _parabola(scores, px, py, axis=0)
+    return Match(rect, ((px + dx - r) / k, (py + dy - r) / k), float(peak))
+
+
+def _parabola(scores: np.ndarray, px: int, py: int, axis: int) -> float:
+    if axis == 1:
+        if not 0 < px < scores.shape[1] - 1:
+            return 0.0
+        a, b, c = scores[py, px - 1], scores[py, px], scores[py, px + 1]
+    else:
+        if not 0 < py < scores.shape[0] - 1:
+            return 0.0
+        a, b, c = scores[py - 1, px], scores[py, px], scores[py + 1, px]
+    denominator = a - 2 * b + c
+    return float(0.5 * (a - c) / denominator) if denominator < 0 else 0.0
+
+
+@dataclass(frozen=True)
+class Refined:
+    to_mm: np.ndarray  # photo pixels to sheet mm
+    residual_mm: float  # RMS distance of the matched elements from where the homography puts them
+    matched: float  # share of the squares and tick boxes found where the homography puts them
+
+
+# Coarse: whole arena columns at 2 px/mm, as far as 16 mm off (less than half the columns'
+# spacing, so a column is never taken for its neighbour). Fine: each square and tick box at
+# 4 px/mm, then 6 px/mm, within a few mm (less than half the squares' spacing).
+COARSE = (2.0, 16.0)
+FINE = ((4.0, 3.0), (6.0, 1.2))
+MIN_STRENGTH = 0.3
+# Matching sees ink up to this level only: handwriting in the squares is much darker than the
+# printed outlines, and would otherwise decide where the outlines are.
+MATCH_CLIP = 0.15
+
+
+def _elements(geometry: SheetGeometry) -> tuple[Element, ...]:
+    return tuple(e for e in geometry.elements if e.kind in OUTLINED)
+
+
+def _found(
+    grey: np.ndarray, to_mm: np.ndarray, geometry: SheetGeometry, k: float, reach: float
+) -> tuple[list[Match], int]:
+    """Every square and tick box found near where `to_mm` puts it, and how many were sought."""
+    inked = ink(rectify(grey, to_mm, geometry, k), k, MATCH_CLIP)
+    art = line_art(geometry, k, OUTLINED, frames=False)
+    elements = _elements(geometry)
+    matches = [
+        m
+        for e in elements
+        if (m := _match(inked, art, e.rect, k, reach, 1.2)) is not None
+        and m.strength >= MIN_STRENGTH
+    ]
+    return matches, len(elements)
+
+
+# An element found within this distance (mm) of where the fitted homography puts it agrees.
+AGREE_MM = 0.6
+
+
+def refine(
+    grey: np.ndarray,
+    to_mm: np.ndarray,
+    geometry: SheetGeometry,
+    anchors: tuple[np.ndarray, np.ndarray],
+    coarse: bool = True,
+) -> Refined:
+    """The homography fitted again to the printed grid, found near where `to_mm` puts it.
+
+    `anchors`: (photo points, their sheet mm), the marker corners, always part of the fit."""
+    if coarse:
+        k, reach = COARSE
+        inked = ink(rectify(grey, to_mm, geometry, k), k, MATCH_CLIP)
+        art = line_art(geometry, k)
+        columns = [
+            m
+            for a in geometry.arenas
+            if (m := _match(inked, art, geometry.arena_frame(a.name), k, reach, 2.0)) is not None
+            and m.strength >= MIN_STRENGTH
+        ]
+        to_mm = _refit(to_mm, columns, anchors, threshold_mm=3.0)
+    for k, reach in FINE:
+        matches, _ = _found(grey, to_mm, geometry, k, reach)
+        to_mm = _refit(to_mm, matches, anchors, threshold_mm=AGREE_MM)
+    k, reach = FINE[-1]
+    matches, total = _found(grey, to_mm, geometry, k, reach)
+    close = [np.hypot(*m.shift) for m in matches if np.hypot(*m.shift) <= AGREE_MM]
+    residual = float(np.sqrt(np.mean(np.square(close)))) if close else float("inf")
+    return Refined(to_mm, residual, len(close) / max(1, total))
+
+
+def _correspondences(to_mm: np.ndarray, matches: list[Match]) -> tuple[np.ndarray, np.ndarray]:
+    """Photo points and the sheet mm they show, from where each element was found."""
+    from_mm = np.linalg.inv(to_mm)
+    photo, sheet = [], []
+    for m in matches:
+        r = m.rect
+        corners = np.array([(r.x, r.y), (r.right, r.y), (r.right, r.bottom), (r.x, r.bottom)])
+        photo.append(_apply(from_mm, corners + np.array(m.shift)))
+        sheet.append(corners)
+    if not photo:
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    return np.vstack(photo), np.vstack(sheet)
+
+
+def _apply(transform: np.ndarray, points: np.ndarray) -> np.ndarray:
+    return cv2.perspectiveTransform(points.reshape(-1, 1, 2).astype(np.float64), transform).reshape(
+        -1, 2
+    )
+
+
+def _refit(
+    to_mm: np.ndarray,
+    matches: list[Match],
+    anchors: tuple[np.ndarray, np.ndarray],
+    threshold_mm: float,
+) -> np.ndarray:
+    photo, sheet = _correspondences(to_mm, matches)
+    if len(photo) < 8:
+        return to_mm
+    anchor_photo, anchor_mm = anchors
+    # The markers' corners count as much as a dozen elements each: they are sharp and certain.
+    src = np.vstack([photo, *([anchor_photo] * 12)])
+    dst = np.vstack([sheet, *([anchor_mm] * 12)])
+    h, _ = cv2.findHomography(src, dst, cv2.RANSAC, threshold_mm, maxIters=500, confidence=0.999)
+    return np.asarray(h, np.float64) if h is not None else to_mm
+
+
+# The duel, solo and team sheets differ in their printed text only (name lines, the die space,
+# the solo AI's rules): the mode of a sheet whose QR code cannot be read is told by comparing the
+# photo with each two modes' printed pages where those two differ.
+MODES = ("duel", "solo", "team")
+TEXT_PX_PER_MM = 4.0
+TEXT_KINDS = (Kind.NAME, Kind.DICE, Kind.POWERS)
+# Where two pages differ, the photo must follow its mode's page against the other's at least
+# this well (the correlation of the photo with their difference).
+MODE_MARGIN = 0.25
+
+
+@cache
+def printed_page(layout: str, paper: Paper, version: int, mode: str) -> np.ndarray:
+    """The blank sheet of `mode` as printgen prints it, as ink at TEXT_PX_PER_MM."""
+    from printgen.games.one_page_war.sheets import build_duel, build_solo, build_team
+    from printgen.materials import BuildOptions
+    from printgen.render.readback import render_page
+
+    k = TEXT_PX_PER_MM
+    build = {"duel": build_duel, "solo": build_solo, "team": build_team}[mode]
+    pdf = build(BuildOptions(paper=paper, layout=layout), None, version=version)
+    grey = cv2.cvtColor(render_page(pdf, 0, dpi=k * 25.4), cv2.COLOR_RGB2GRAY)
+    geometry = sheet_geometry(layout, paper, version)
+    size = (int(round(geometry.width * k)), int(round(geometry.height * k)))
+    return ink(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), k)
+
+
+SOFTEN_MM = 0.35  # photo and pages alike are softened this much (Gaussian sigma) to compare
+
+
+@cache
+def _mode_differences(
+    layout: str, paper: Paper, version: int
+) -> dict[str, list[tuple[np.ndarray, np.ndarray]]]:
+    """For each mode, against each other mode: where their pages differ (in the printed text),
+    and their difference there."""
+    geometry = sheet_geometry(layout, paper, version)
+    k = TEXT_PX_PER_MM
+    pages = {
+        mode: cv2.GaussianBlur(
+            np.minimum(printed_page(layout, paper, version, mode), 0.5), (0, 0), SOFTEN_MM * k
+        )
+        for mode in MODES
+    }
+    region = np.zeros(next(iter(pages.values())).shape, bool)
+    for e in geometry.elements:
+        if e.kind in TEXT_KINDS:
+            r = e.rect
+            rows = slice(int(r.y * k), int(np.ceil(r.bottom * k)))
+            region[rows, int(r.x * k) : int(np.ceil(r.right * k))] = True
+    differences: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
+    for mode, page in pages.items():
+        differences[mode] = []
+        for other, other_page in pages.items():
+            if other != mode:
+                where = region & (np.abs(page - other_page) > 0.05)
+                differences[mode].append((where, (page - other_page)[where]))
+    return differences
+
+
+def printed_mode(
+    grey: np.ndarray, to_mm: np.ndarray, layout: str, paper: Paper, version: int
+) -> str | None:
+    """duel, solo or team: the mode whose printed text the photo follows against each other
+    mode's, or None when that is unclear."""
+    geometry = sheet_geometry(layout, paper, version)
+    k = TEXT_PX_PER_MM
+    photo = cv2.GaussianBlur(ink(rectify(grey, to_mm, geometry, k), k, 0.5), (0, 0), SOFTEN_MM * k)
+    worst = {}
+    for mode, pairs in _mode_differences(layout, paper, version).items():
+        towards = []
+        for where, difference in pairs:
+            seen = photo[where]
+            if seen.size < 50 or seen.std() < 1e-4 or difference.std() < 1e-4:
+                towards.append(0.0)
+            else:
+                towards.append(float(np.corrcoef(seen, difference)[0, 1]))
+        worst[mode] = min(towards)
+    best = max(worst, key=lambda m: worst[m])
+    return best if worst[best] >= MODE_MARGIN else None

@@ -1,0 +1,169 @@
+"""Hostile and odd photo inputs: each a one-line error naming the file, exit 1, no traceback; and
+the photo formats a phone gives (WebP) read like any other."""
+
+from __future__ import annotations
+
+import struct
+import sys
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from printgen.cli import cli
+from printgen.errors import LayoutError
+from printgen.games.one_page_war.geometry import SheetTag
+from printgen.games.one_page_war.reader import read
+from printgen.games.one_page_war.reader.errors import (
+    DamagedImage,
+    ForeignSheet,
+    ImageTooSmall,
+    NotAnImage,
+)
+from printgen.games.one_page_war.reader.photo import file_kind, load_photo
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import photo_corpus  # noqa: E402
+
+SMALL = (1600, 1200)
+GENTLE = photo_corpus.Shot(size=SMALL, tilt_deg=10, blur=0.4, noise=2, jpeg_quality=85, seed=7)
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    body = kind + data
+    return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+
+def _png(width: int, height: int, extra: bytes = b"") -> bytes:
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    rows = b"".join(b"\x00" + b"\x80" * width for _ in range(height))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _chunk(b"IHDR", ihdr)
+        + extra
+        + _chunk(b"IDAT", zlib.compress(rows))
+        + _chunk(b"IEND", b"")
+    )
+
+
+def _one_line_error(runner: CliRunner, path: Path, *words: str) -> None:
+    result = runner.invoke(cli, ["score", str(path)])
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and str(path) in lines[0]
+    assert "Traceback" not in result.output
+    for word in words:
+        assert word in lines[0]
+
+
+def test_an_image_one_pixel_high(tmp_path: Path, runner: CliRunner) -> None:
+    path = tmp_path / "thin.png"
+    path.write_bytes(_png(60_000, 1))
+    with pytest.raises(ImageTooSmall, match="60000 x 1 pixels"):
+        load_photo(path)
+    _one_line_error(runner, path, "cannot hold a readable sheet")
+
+
+def test_a_png_with_a_huge_compressed_colour_profile(tmp_path: Path, runner: CliRunner) -> None:
+    profile = b"icc\x00\x00" + zlib.compress(b"\x00" * (64 * 1024 * 1024), 9)
+    path = tmp_path / "profile.png"
+    path.write_bytes(_png(400, 400, _chunk(b"iCCP", profile)))
+    with pytest.raises(DamagedImage, match="metadata"):
+        load_photo(path)
+    _one_line_error(runner, path, "export the photo again")
+
+
+@pytest.mark.parametrize(
+    ("name", "head", "said"),
+    [
+        ("sheet.pdf", b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "a PDF document, not a photo"),
+        ("scan.gif", b"GIF89a\x10\x00\x10\x00\x00\x00\x00", "a GIF image"),
+        ("photo.heic", b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1", "a HEIC photo"),
+        ("sheet.tiff", b"II*\x00\x08\x00\x00\x00", "a TIFF image"),
+    ],
+)
+def test_files_that_are_no_photo_are_named(
+    name: str, head: bytes, said: str, tmp_path: Path, runner: CliRunner
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(head + bytes(64))
+    assert file_kind(path) is not None
+    with pytest.raises(NotAnImage, match=said):
+        load_photo(path)
+    # Whatever the name says: the content decides (a PDF named .toml is no typed-in sheet).
+    _one_line_error(runner, path, said, "JPEG, PNG or WebP")
+
+
+def test_a_real_gif_is_refused_with_what_is_accepted(tmp_path: Path, runner: CliRunner) -> None:
+    from PIL import Image
+
+    path = tmp_path / "sheet.gif"
+    Image.fromarray(np.full((400, 600), 200, np.uint8)).save(path)
+    with pytest.raises(NotAnImage, match="a GIF image, not a photo the reader takes"):
+        load_photo(path)
+    _one_line_error(runner, path, "JPEG, PNG or WebP")
+
+
+def test_a_webp_photo_reads(tmp_path: Path) -> None:
+    from PIL import Image
+
+    jpeg = tmp_path / "sheet.jpg"
+    photo = photo_corpus.make_photo(jpeg, 31, SMALL, mode="duel", shot=GENTLE)
+    webp = tmp_path / "sheet.webp"
+    with Image.open(jpeg) as image:
+        image.save(webp, "WEBP", quality=90)
+    assert file_kind(webp) == "a WebP image"
+    result = read(webp)
+    assert result.located.tag.sheet_id == photo.tag.sheet_id
+    for r in result.reading.all:
+        assert r.value == photo.truth[photo_corpus.key(r.element)] or r.unsure
+
+
+def test_text_named_like_a_photo_is_not_an_image(tmp_path: Path, runner: CliRunner) -> None:
+    path = tmp_path / "notes.webp"
+    path.write_text("nothing to see")
+    _one_line_error(runner, path, "not an image")
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("ONE-PAGE-WAR/STANDARD/\u00b2/A4/D-0000-0001", "is not a number"),
+        ("ONE-PAGE-WAR/STANDARD/\u0661/A4/D-0000-0001", "is not a number"),
+        ("ONE-PAGE-WAR/STANDARD/1/A4/D-0000-0001\nRESULT: FORGED", "is not a sheet id"),
+        ("ONE-PAGE-WAR/STANDARD/1/A4/D-0000-\x1b[31m0001", "is not a sheet id"),
+        ("ONE-PAGE-WAR/../../ETC/1/A4/D-0000-0001", "not a One Page War sheet's"),
+        ("ONE-PAGE-WAR/EVIL.TOML/1/A4/D-0000-0001", "is not a layout name"),
+        ("ONE-PAGE-WAR/STANDARD/1/A4/" + "D" * 5000, "5027 characters"),
+    ],
+)
+def test_a_qr_code_is_accepted_only_as_printgen_prints_it(text: str, said: str) -> None:
+    with pytest.raises(LayoutError, match=said) as caught:
+        SheetTag.from_text(text)
+    message = str(caught.value)
+    assert "\n" not in message and "\x1b" not in message and len(message) < 300
+
+
+def test_the_ids_printgen_prints_are_accepted() -> None:
+    for ident in ("D-3F2A-0001", "S-0000-9999", "T-ABCD-60000"):
+        tag = SheetTag.from_text(f"one-page-war/standard/1/letter/{ident.lower()}")
+        assert tag.sheet_id == ident
+
+
+def test_a_forged_qr_code_on_a_photo_is_one_line(tmp_path: Path, runner: CliRunner) -> None:
+    path = tmp_path / "forged.jpg"
+    photo_corpus.make_photo(
+        path,
+        5,
+        SMALL,
+        mode="duel",
+        paper=photo_corpus.Paper.A4,
+        shot=GENTLE,
+        edit=photo_corpus.replace_qr("ONE-PAGE-WAR/STANDARD/1/A4/D-0000-0001\rRESULT: FORGED"),
+    )
+    with pytest.raises(ForeignSheet, match="is not a sheet id"):
+        read(path)
+    _one_line_error(runner, path, "is not a sheet id")

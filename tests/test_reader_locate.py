@@ -1,0 +1,215 @@
+"""Locating a sheet when the photo is less than perfect: the QR code unreadable (the sheet read,
+its id unread), markers covered or cut off (three are enough, two in opposite corners with the
+printed grid; fewer are named as cut off or unreadable), a QR code that contradicts the sheet."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+import tomllib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from printgen.cli import cli
+from printgen.games.one_page_war.geometry import Kind, SheetTag, sheet_geometry
+from printgen.games.one_page_war.reader import read, read_photo
+from printgen.games.one_page_war.reader.errors import ForeignSheet, MarkerMissing
+from printgen.games.one_page_war.reader.markers import find_markers
+from printgen.materials import PhotoOptions
+from printgen.render.units import Paper
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import photo_corpus  # noqa: E402
+
+locate_module = importlib.import_module("printgen.games.one_page_war.reader.locate")
+
+SMALL = (1600, 1200)
+
+
+def _shot(seed: int, **changes: object) -> photo_corpus.Shot:
+    values: dict[str, object] = dict(
+        size=SMALL, tilt_deg=15, blur=0.5, noise=2, jpeg_quality=85, shadow=0.2, seed=seed
+    )
+    values.update(changes)
+    return photo_corpus.Shot(**values)  # type: ignore[arg-type]
+
+
+def _right_or_unsure(result: object, photo: photo_corpus.CorpusPhoto) -> None:
+    for r in result.reading.all:  # type: ignore[attr-defined]
+        expected = photo.truth[photo_corpus.key(r.element)]
+        assert r.value == expected or r.unsure, f"{photo_corpus.key(r.element)} read {r.value}"
+
+
+@pytest.mark.parametrize(
+    ("mode", "paper", "seed", "version"),
+    [("duel", Paper.A4, 41, None), ("solo", Paper.LETTER, 42, 1), ("team", Paper.A4, 49, 1)],
+)
+def test_a_covered_qr_code_still_reads_with_the_id_unread(
+    mode: str, paper: Paper, seed: int, version: int | None, tmp_path: Path, runner: CliRunner
+) -> None:
+    path = tmp_path / "no-qr.jpg"
+    photo = photo_corpus.make_photo(
+        path,
+        seed,
+        SMALL,
+        mode=mode,
+        paper=paper,
+        shot=_shot(seed, rotation_deg=8),
+        edit=photo_corpus.cover_qr(),
+        version=version,
+    )
+    result = read(path)
+    tag = result.located.tag
+    assert (tag.sheet_id, tag.paper, tag.mode, tag.layout) == (None, paper, mode, "standard")
+    assert tag.version == photo.tag.version
+    assert any("QR code could not be read" in a for a in result.located.advice)
+    _right_or_unsure(result, photo)
+    # The typed-in TOML has no id, says so, and parses to what the referee is given.
+    report = read_photo(path, PhotoOptions(partial=True))
+    parsed = tomllib.loads(report.toml)
+    assert "id" not in parsed and parsed == report.mapping
+    assert "# id: unread" in report.toml
+    output = runner.invoke(cli, ["score", "--json", "--partial", str(path)])
+    data = json.loads(output.output)
+    assert data["sheet_id"] is None and data["sheet_id_read"] is False and data["mode"] == mode
+
+
+def test_one_covered_marker_in_each_corner_still_reads(tmp_path: Path) -> None:
+    rng = np.random.default_rng(5)
+    truth = photo_corpus.random_game(rng, "duel")
+    for marker in range(4):
+        path = tmp_path / f"covered-{marker}.jpg"
+        photo = photo_corpus.make_photo(
+            path,
+            43,
+            SMALL,
+            mode="duel",
+            paper=Paper.A4,
+            truth=truth,
+            shot=_shot(43 + marker, tilt_deg=25, rotation_deg=90 * marker + 5),
+            edit=photo_corpus.cover_marker(marker),
+        )
+        result = read(path)
+        assert marker not in result.located.markers and len(result.located.markers) == 3
+        assert result.located.tag.sheet_id == photo.tag.sheet_id
+        _right_or_unsure(result, photo)
+
+
+def _two_covered(a: int, b: int) -> photo_corpus.Callable[[np.ndarray, object], None]:
+    first, second = photo_corpus.cover_marker(a), photo_corpus.cover_marker(b)
+
+    def edit(sheet: np.ndarray, geometry: object) -> None:
+        first(sheet, geometry)  # type: ignore[arg-type]
+        second(sheet, geometry)  # type: ignore[arg-type]
+
+    return edit
+
+
+@pytest.mark.parametrize("paper", [Paper.A4, Paper.LETTER])
+def test_two_markers_in_opposite_corners_read_with_the_printed_grid(
+    paper: Paper, tmp_path: Path
+) -> None:
+    path = tmp_path / "two.jpg"
+    photo = photo_corpus.make_photo(
+        path,
+        44,
+        SMALL,
+        mode="duel",
+        paper=paper,
+        shot=_shot(44, tilt_deg=25, rotation_deg=-10),
+        edit=_two_covered(1, 3),
+    )
+    result = read(path)
+    assert result.located.markers == (0, 2)
+    assert result.located.tag.paper is paper and result.located.tag.sheet_id == photo.tag.sheet_id
+    _right_or_unsure(result, photo)
+
+
+def test_two_markers_on_one_side_are_not_enough(tmp_path: Path) -> None:
+    path = tmp_path / "two-bottom.jpg"
+    photo_corpus.make_photo(path, 45, SMALL, mode="duel", shot=_shot(45), edit=_two_covered(2, 3))
+    with pytest.raises(MarkerMissing) as caught:
+        read(path)
+    message = str(caught.value)
+    assert "found 2 of the sheet's 4 corner markers" in message
+    assert "bottom-right (in the photo but unreadable" in message
+    assert "bottom-left (in the photo but unreadable" in message
+    assert "two in opposite corners" in message
+
+
+def test_a_covered_marker_and_one_cut_off_are_both_named(tmp_path: Path, runner: CliRunner) -> None:
+    """Turned 20 degrees, the top-left marker is the highest point of the sheet: a photo cut
+    just below it loses that marker alone; the top-right one is covered by a hand."""
+    rng = np.random.default_rng(6)
+    truth = photo_corpus.random_game(rng, "duel")
+    sheet = photo_corpus.fill_sheet(photo_corpus.blank_sheet(Paper.A4, "duel"), truth, 6)
+    photo_corpus.cover_marker(1)(sheet, sheet_geometry("standard", Paper.A4))
+    shot = _shot(46, tilt_deg=10, rotation_deg=20, fill=0.8)
+    image = photo_corpus.photograph(sheet, shot)
+    found = find_markers(cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)).found
+    assert set(found) == {0, 2, 3}
+    cut = int(found[0][:, 1].max()) + 4
+    assert all(found[i][:, 1].min() > cut + 10 for i in (2, 3))
+    path = tmp_path / "cut.jpg"
+    photo_corpus.save_photo(np.ascontiguousarray(image[cut:]), path, shot)
+    with pytest.raises(MarkerMissing) as caught:
+        read(path)
+    message = str(caught.value)
+    assert "top-left (outside the photo: cut off)" in message
+    assert "top-right (in the photo but unreadable: covered, in glare or in shadow)" in message
+    result = runner.invoke(cli, ["score", str(path)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "top-left (outside the photo" in result.stderr
+
+
+def test_a_soft_marker_is_found_again_where_the_others_put_it(tmp_path: Path) -> None:
+    """A marker blurred and faded (a shadow, out of focus) that ArUco's detector misses over
+    the whole photo is found in the frontal, stretched close-up of where it must be."""
+    geometry = sheet_geometry("standard", Paper.A4)
+
+    def soften(sheet: np.ndarray, _: object) -> None:
+        rows, cols = photo_corpus._px(geometry.find(Kind.MARKER, index=2))
+        pad = 30
+        area = (slice(rows.start - pad, rows.stop + pad), slice(cols.start - pad, cols.stop + pad))
+        region = cv2.GaussianBlur(sheet[area].astype(np.float32), (0, 0), 10)
+        sheet[area] = (255 - (255 - region) * 0.3).clip(0, 255).astype(np.uint8)
+
+    path = tmp_path / "soft-marker.jpg"
+    photo = photo_corpus.make_photo(
+        path, 47, SMALL, mode="duel", paper=Paper.A4, shot=_shot(9, tilt_deg=25), edit=soften
+    )
+    grey = cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2GRAY)
+    assert 2 not in find_markers(grey).found  # the whole-photo search misses it
+    result = read(path)
+    assert result.located.markers == (0, 1, 2, 3)
+    assert result.located.tag.sheet_id == photo.tag.sheet_id
+    _right_or_unsure(result, photo)
+
+
+def test_a_qr_code_that_contradicts_the_printed_sheet_is_an_error(tmp_path: Path) -> None:
+    letter = SheetTag("standard", 1, Paper.LETTER, "D-1234-0001").to_text()
+    path = tmp_path / "pasted.jpg"
+    photo_corpus.make_photo(
+        path,
+        48,
+        SMALL,
+        mode="duel",
+        paper=Paper.A4,
+        shot=_shot(48),
+        edit=photo_corpus.replace_qr(letter),
+    )
+    with pytest.raises(ForeignSheet, match=r"the printed sheet is layout standard v\d on A4"):
+        read(path)
+
+
+def test_the_known_sheets_are_every_layout_version_and_paper() -> None:
+    sheets = locate_module.known_sheets()
+    assert {(c.layout, c.paper) for c in sheets} >= {
+        ("standard", Paper.A4),
+        ("standard", Paper.LETTER),
+    }
