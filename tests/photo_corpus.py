@@ -39,9 +39,14 @@ from printgen.games.one_page_war.geometry import (  # noqa: E402
     sheet_geometry,
 )
 from printgen.games.one_page_war.layout import load_layout  # noqa: E402
+from printgen.games.one_page_war.rules import Mark  # noqa: E402
+from printgen.games.one_page_war.sheet import Sheet  # noqa: E402
 from printgen.render.units import Paper  # noqa: E402
 from training import handwriting as hw  # noqa: E402
 from training import real_digits  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import playout  # noqa: E402
 
 SHEET_PX_PER_MM = 10.0
 
@@ -103,43 +108,41 @@ class Filled:
 
 
 def random_game(
-    rng: np.random.Generator, mode: str, finished: bool = True, version: int | None = None
+    rng: np.random.Generator,
+    mode: str,
+    finished: bool = True,
+    version: int | None = None,
+    sheet: int = 1,
 ) -> dict[Key, str]:
-    """A legal finished sheet: dice numbers, power uses ticked on both sides, their effects."""
-    layout = load_layout("standard", version)
+    """What each cell of a sheet holds after a game played by the rulebook from `rng`
+    (tests/playout.py); unfinished, stopped after a random number of writes. For a team game,
+    the `sheet`-th sheet of a two-pair pack, as `blank_sheet` draws it."""
+    game = playout.play_game(rng, mode, finished, version)
+    return sheet_truth(game.sheets[sheet - 1 if mode == "team" else 0], rng, version)
+
+
+def sheet_truth(
+    sheet: Sheet, rng: np.random.Generator, version: int | None = None
+) -> dict[Key, str]:
+    """Each square, tick box and S space of a typed-in sheet, as the photo shows it. One use of
+    a power ticks a box on both sides; which boxes is the players' choice (random here)."""
     geometry = sheet_geometry("standard", Paper.A4, version)
     truth: dict[Key, str] = {}
-    uses = {a.name: int(rng.integers(0, a.ticks + 1)) for a in layout.arenas}
-    armored = sum(uses[a.name] for a in layout.arenas if a.power == "Armored support")
-    allies = sum(uses[a.name] for a in layout.arenas if a.power == "Allies")
-    # Each 0 or 7 is one use of Armored support (docs/rulings.md): never more than were used.
-    steps_left = armored
-    for a in layout.arenas:
-        for side in (Side.FIRST, Side.SECOND):
-            ai = mode == "solo" and side is Side.SECOND
-            boxes = geometry.select(Kind.TICK, a.name, side)
-            ticked = set(rng.choice(len(boxes), uses[a.name], replace=False).tolist())
+    for arena in sheet.arenas:
+        uses = sum(side.uses for side in arena.sides)
+        for side, player in zip((Side.FIRST, Side.SECOND), sheet.players, strict=True):
+            for e, square in zip(
+                geometry.select(Kind.SQUARE, arena.name, side),
+                arena.side(player).squares,
+                strict=True,
+            ):
+                truth[key(e)] = square.value if isinstance(square, Mark) else str(square)
+            boxes = geometry.select(Kind.TICK, arena.name, side)
+            ticked = set(rng.choice(len(boxes), uses, replace=False).tolist())
             for e in boxes:
                 truth[key(e)] = "ticked" if e.index in ticked else "empty"
-            squares = geometry.select(Kind.SQUARE, a.name, side)
-            for e in squares:
-                if ai:
-                    value = str(rng.integers(2, 8))
-                else:
-                    value = str(rng.integers(1, 7))
-                    if armored and rng.random() < 0.08:
-                        moved = str(int(rng.choice([0, 7])))
-                        if steps_left:
-                            value, steps_left = moved, steps_left - 1
-                if not finished and rng.random() < 0.3:
-                    value = "_"
-                truth[key(e)] = value
-            if ai and uses[a.name] and rng.random() < 0.8:
-                truth[key(squares[int(rng.integers(0, len(squares)))])] = "*"
-    s_arenas = rng.choice(len(layout.arenas), min(allies, len(layout.arenas)), replace=False)
     for e in geometry.select(Kind.ALLIES):
-        index = layout.arena_names.index(e.arena or "")
-        truth[key(e)] = "S" if index in s_arenas.tolist() and rng.random() < 0.9 else "empty"
+        truth[key(e)] = "S" if sheet.arena(e.arena or "").allies else "empty"
     return truth
 
 

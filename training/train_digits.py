@@ -538,20 +538,47 @@ def train_net(x: np.ndarray, y: np.ndarray, seed: int, epochs: int) -> digits.Ne
 MIN_THRESHOLD = 0.995
 MIN_CALIBRATION_SQUARES = 1000
 TEMPERATURES = (0.5, 0.6, 0.7, 0.85, 1.0, 1.25, 1.5)
+# The temperature of the candidates in the reading given the rules (reader/joint.py), on top
+# of the recogniser's own: above 1 the rules weigh more against the handwriting.
+JOINT_TEMPERATURES = (0.75, 1.0, 1.5, 2.0)
 
 
 class Remembering:
-    """A model that remembers each input's per-network logits, so that trying one temperature
-    after another runs the networks once."""
+    """A model that remembers each input's per-network logits, so that trying one calibration
+    after another runs the networks once. `calibrated` holds the calibration being tried; the
+    decision given the rules is made without a threshold, so that its posteriors are measured."""
 
     def __init__(self, model: digits.Model) -> None:
         self.model = model
-        self.temperature = model.temperature
-        self.threshold = 0.0
-        self.thresholds: tuple[float, ...] = ()
+        self.calibrated = model
+        self.trying(model.temperature)
         self._logits: dict[bytes, np.ndarray] = {}
 
+    def trying(
+        self,
+        temperature: float,
+        thresholds: tuple[float, ...] = (),
+        joint_temperature: float = 1.0,
+    ) -> None:
+        """Try a temperature; with `thresholds`, the recogniser's own decision is made with
+        them (else every reading is sure on its own), and the rules' at `joint_temperature`."""
+        none = (0.0,) * len(digits.CLASSES)
+        self.calibrated = self.model.with_calibration(temperature, 0.0, thresholds).with_joint(
+            joint_temperature, none
+        )
+
+    @property
+    def temperature(self) -> float:
+        return self.calibrated.temperature
+
+    @property
+    def joint_temperature(self) -> float:
+        return self.calibrated.joint_temperature
+
     def threshold_for(self, value: str) -> float:
+        return self.calibrated.threshold_for(value)
+
+    def joint_threshold_for(self, value: str) -> float:
         return 0.0
 
     def probabilities(self, rows: np.ndarray) -> np.ndarray:
@@ -571,9 +598,9 @@ class Remembering:
 
 @dataclass(frozen=True)
 class Outcome:
-    """One cell read with a candidate model and no threshold: the value it shows, how sure,
-    whether it is right, and whether something other than the threshold (the rules' cross-check,
-    "no digit", glare) flags it anyway."""
+    """One cell read with a candidate calibration and no threshold on the decision measured:
+    the value it shows, how sure, whether it is right, and whether something other than that
+    threshold (the rules, "no digit", glare, a sure reading the rules contradict) flags it."""
 
     kind: str
     truth: str
@@ -583,17 +610,26 @@ class Outcome:
     flagged: bool
 
 
-def outcomes(model: Any, photos: list[SheetPhoto]) -> list[Outcome]:
-    from printgen.games.one_page_war.layout import load_layout
+def read_sheets(model: Any, photos: list[SheetPhoto]) -> list[Any]:
+    """Every calibration photo's cells read with `model`, before the rules (cells.read_sheet)."""
     from printgen.games.one_page_war.reader.cells import read_sheet
+
+    return [read_sheet(p.ink, p.geometry, p.rectified, using=model) for p in photos]
+
+
+def outcomes(
+    model: Any, photos: list[SheetPhoto], sheets: list[Any] | None = None, joint: bool = False
+) -> list[Outcome]:
+    """The cells of the photos as the reader decides them: on their own (`joint` False), with
+    the rules' check of impossible values; or given the rules (reader/joint.py)."""
+    from printgen.games.one_page_war.layout import load_layout
     from printgen.games.one_page_war.reader.crosscheck import cross_check
     from printgen.games.one_page_war.sheet import Mode
 
     out = []
-    for photo in photos:
-        sheet = read_sheet(photo.ink, photo.geometry, photo.rectified, using=model)
-        mode = Mode.SOLO if photo.mode == "solo" else Mode.DUEL
-        checked = cross_check(sheet, load_layout(photo.layout, photo.version), mode)
+    for photo, sheet in zip(photos, sheets or read_sheets(model, photos), strict=True):
+        layout = load_layout(photo.layout, photo.version)
+        checked = cross_check(sheet, layout, Mode(photo.mode), using=model, joint=joint)
         for kind, readings in (("square", checked.squares), ("allies", checked.allies)):
             for r in readings:
                 truth = photo.truth[_name(r.element)]
@@ -601,10 +637,10 @@ def outcomes(model: Any, photos: list[SheetPhoto]) -> list[Outcome]:
     return out
 
 
-def view_outcomes(model: Any, per_digit: int, seed: int) -> list[Outcome]:
-    """Each calibration digit written into simulated squares, read without the rules: sheets
-    from played games seldom hold a 0, an 8 or a 9, so photos alone would leave those digits'
-    thresholds unmeasured."""
+def calibration_views(model: Any, per_digit: int, seed: int) -> tuple[np.ndarray, list[str]]:
+    """Each calibration digit written into simulated squares, as the recogniser's probabilities:
+    sheets from played games seldom hold a 0, an 8 or a 9, so photos alone would leave those
+    digits' thresholds unmeasured."""
     real = real_digits.part("calibration")
     src = Sources(real, (), (), None)
     rng = np.random.default_rng([seed, 23])
@@ -618,13 +654,45 @@ def view_outcomes(model: Any, per_digit: int, seed: int) -> list[Outcome]:
             if row is not None:
                 rows.append(row)
                 truths.append(str(digit))
-    p = model.probabilities(np.stack(rows))
+    return np.stack(rows), truths
+
+
+def view_outcomes(model: Any, rows: np.ndarray, truths: list[str]) -> list[Outcome]:
+    """The simulated squares read on their own, without the rules."""
+    p = model.probabilities(rows)
     out = []
     for truth, q in zip(truths, p, strict=True):
         value = digits.CLASSES[int(q.argmax())]
         # "other" is always unsure, as in the reader.
         flagged = value == digits.OTHER
         out.append(Outcome("view", truth, value, float(q.max()), value == truth, flagged))
+    return out
+
+
+def joint_view_outcomes(model: Any, rows: np.ndarray, truths: list[str]) -> list[Outcome]:
+    """The simulated squares as the rules decide a square they say nothing of (a sheet whose
+    ticks leave every pairing open): the recogniser's probabilities at the joint temperature,
+    the classes no square holds (9 on the standard layout, S) left out, a mark that is no digit
+    unsure, and a sure reading never changed."""
+    from printgen.games.one_page_war.reader.crosscheck import RESCUE_SUPPORT
+    from printgen.games.one_page_war.reader.joint import UNREAD
+
+    p = model.probabilities(rows)
+    never = [digits.CLASSES.index(c) for c in ("9", "S")]
+    other = digits.CLASSES.index(digits.OTHER)
+    out = []
+    for truth, q in zip(truths, p, strict=True):
+        alone = int(q.argmax())
+        sure_alone = alone != other and q[alone] >= model.threshold_for(digits.CLASSES[alone])
+        tempered = q ** (1.0 / model.joint_temperature)
+        tempered[never] = 0.0
+        tempered /= tempered.sum()
+        best = int(tempered.argmax())
+        value = UNREAD if best == other else digits.CLASSES[best]
+        flagged = best == other or (
+            (sure_alone and best != alone) or (not sure_alone and q[best] < RESCUE_SUPPORT)
+        )
+        out.append(Outcome("view", truth, value, float(tempered[best]), value == truth, flagged))
     return out
 
 
@@ -637,16 +705,20 @@ def _class_of(value: str) -> int:
 class Calibration:
     temperature: float
     threshold: float  # the floor
-    thresholds: tuple[float, ...]  # per class, CLASSES order
+    thresholds: tuple[float, ...]  # per class, CLASSES order: the recogniser's own decision
+    joint_temperature: float
+    joint_thresholds: tuple[float, ...]  # per class: the decision given the rules
     squares: int  # written squares in the calibration photos
-    right: float  # share of them whose reading is right
-    accepted: float  # share of them accepted (sure) and right
-    wrong_accepted: int  # cells accepted wrong: 0 by construction
+    right: float  # share of them whose reading on its own is right
+    accepted_alone: float  # share of them accepted (sure) and right, each on its own
+    accepted: float  # the same, given the rules: what the reader does
+    wrong_accepted: int  # cells accepted wrong, by either decision: 0 by construction
 
 
 def thresholds_for(found: list[Outcome], floor: float) -> tuple[float, ...]:
-    """For each class, the lowest threshold above which no reading showing it that the rules
-    let through was wrong; never below the floor. Two-digit readings count for every class."""
+    """For each class, the lowest threshold above which no reading showing it that was not
+    flagged otherwise was wrong; never below the floor. Two-digit readings count for every
+    class."""
     out = [floor] * len(digits.CLASSES)
     for o in found:
         if o.right or o.flagged:
@@ -657,46 +729,80 @@ def thresholds_for(found: list[Outcome], floor: float) -> tuple[float, ...]:
     return tuple(out)
 
 
+def _accepted(found: list[Outcome], threshold: Any) -> tuple[float, int, int]:
+    """Written squares accepted and right (as a share), their count, and cells accepted wrong,
+    with `threshold(value)` the confidence a reading needs."""
+
+    def sure(o: Outcome) -> bool:
+        return not o.flagged and o.confidence >= threshold(o.value)
+
+    written = [o for o in found if o.kind == "square" and o.truth != "_"]
+    share = sum(o.right and sure(o) for o in written) / max(1, len(written))
+    return share, len(written), sum(1 for o in found if not o.right and sure(o))
+
+
 def calibrate(
     model: digits.Model, photos: list[SheetPhoto], floor: float, views_per_digit: int = 300
 ) -> Calibration:
-    """The temperature and the per-class thresholds (thresholds_for) that accept the most
-    written squares of the calibration photos, read exactly as the reader reads them; the
-    thresholds also hold on simulated squares of every calibration digit (view_outcomes)."""
+    """The calibration the reader decides with, measured on photos of sheets from games played
+    by the rulebook, read exactly as the reader reads them. For each trial temperature of the
+    recogniser: its per-class thresholds, on the cells decided each on its own (as on a sheet
+    far from any legal game) and on simulated squares of every calibration digit; then, for
+    each trial joint temperature, the per-class thresholds on the posterior given the rules
+    (reader/joint.py), on the same photos and squares. No held-out cell is wrong above its
+    threshold. Kept: the pair of temperatures that accepts the most written squares given the
+    rules."""
     remembering = Remembering(model)
+    rows, truths = calibration_views(model, views_per_digit, 1)
     best: Calibration | None = None
     for temperature in TEMPERATURES:
-        remembering.temperature = temperature
-        found = outcomes(remembering, photos) + view_outcomes(remembering, views_per_digit, 1)
-        thresholds = thresholds_for(found, floor)
+        remembering.trying(temperature)
+        alone = outcomes(remembering, photos) + view_outcomes(remembering, rows, truths)
+        thresholds = thresholds_for(alone, floor)
         trial = model.with_calibration(temperature, floor, thresholds)
-
-        def sure(o: Outcome, trial: digits.Model = trial) -> bool:
-            return not o.flagged and o.confidence >= trial.threshold_for(o.value)
-
-        written = [o for o in found if o.kind == "square" and o.truth != "_"]
-        c = Calibration(
-            temperature,
-            floor,
-            thresholds,
-            len(written),
-            sum(o.right for o in written) / max(1, len(written)),
-            sum(o.right and sure(o) for o in written) / max(1, len(written)),
-            sum(1 for o in found if not o.right and sure(o)),
-        )
-        shown = ", ".join(
-            f"{name} {t:.4f}"
-            for name, t in zip(digits.CLASSES, thresholds, strict=True)
-            if t > floor
-        )
-        print(
-            f"  temperature {temperature}: {c.squares} written squares, right {c.right:.4f}, "
-            f"accepted and right {c.accepted:.4f} (thresholds above the floor: {shown or 'none'})"
-        )
-        if best is None or c.accepted > best.accepted:
-            best = c
+        accepted_alone, squares, wrong_alone = _accepted(alone, trial.threshold_for)
+        right = sum(o.right for o in alone if o.kind == "square" and o.truth != "_")
+        remembering.trying(temperature, thresholds)
+        sheets = read_sheets(remembering, photos)
+        for joint_temperature in JOINT_TEMPERATURES:
+            remembering.trying(temperature, thresholds, joint_temperature)
+            given = outcomes(remembering, photos, sheets, joint=True) + joint_view_outcomes(
+                remembering, rows, truths
+            )
+            joint_thresholds = thresholds_for(given, floor)
+            decided = trial.with_joint(joint_temperature, joint_thresholds)
+            accepted, _, wrong = _accepted(given, decided.joint_threshold_for)
+            c = Calibration(
+                temperature,
+                floor,
+                thresholds,
+                joint_temperature,
+                joint_thresholds,
+                squares,
+                right / max(1, squares),
+                accepted_alone,
+                accepted,
+                wrong + wrong_alone,
+            )
+            print(
+                f"  temperature {temperature}, given the rules {joint_temperature}: {squares} "
+                f"written squares, right {c.right:.4f}, accepted and right on their own "
+                f"{accepted_alone:.4f}, given the rules {accepted:.4f} (thresholds above the "
+                f"floor: {_above(thresholds, floor)}; given the rules: "
+                f"{_above(joint_thresholds, floor)})",
+                flush=True,
+            )
+            if best is None or c.accepted > best.accepted:
+                best = c
     assert best is not None
     return best
+
+
+def _above(thresholds: tuple[float, ...], floor: float) -> str:
+    shown = ", ".join(
+        f"{name} {t:.4f}" for name, t in zip(digits.CLASSES, thresholds, strict=True) if t > floor
+    )
+    return shown or "none"
 
 
 # --- the command ------------------------------------------------------------------------------
@@ -719,11 +825,13 @@ def calibration_photos(args: argparse.Namespace) -> list[SheetPhoto]:
 
 
 def write_model(args: argparse.Namespace, model: digits.Model, c: Calibration) -> None:
-    digits.save_model(args.out, model.with_calibration(c.temperature, c.threshold, c.thresholds))
+    calibrated = model.with_calibration(c.temperature, c.threshold, c.thresholds)
+    digits.save_model(args.out, calibrated.with_joint(c.joint_temperature, c.joint_thresholds))
     print(
         f"calibration ({c.squares} written squares, held-out digits and writers): right "
         f"{c.right:.4f}, temperature {c.temperature}, floor {c.threshold}, accepted and right "
-        f"{c.accepted:.4f}, wrong accepted {c.wrong_accepted}"
+        f"on their own {c.accepted_alone:.4f}; given the rules (temperature "
+        f"{c.joint_temperature}) {c.accepted:.4f}; wrong accepted {c.wrong_accepted}"
     )
     print(f"wrote {args.out} ({args.out.stat().st_size / 1024:.0f} KiB)")
 

@@ -63,7 +63,7 @@ def read(path: Path) -> Read:
     del grey
     ink = Ink.of(rectified)
     layout = load_layout(located.tag.layout, located.tag.version)
-    rules_mode = Mode.SOLO if located.tag.mode == "solo" else Mode.DUEL
+    rules_mode = Mode(located.tag.mode)
     sheet = read_sheet(ink, located.geometry, rectified, located.blur_at)
     _refuse_soft(sheet, located, str(path))
     reading = cross_check(sheet, layout, rules_mode)
@@ -89,7 +89,7 @@ def read_photo(path: Path, options: PhotoOptions) -> PhotoReport:
         reading=reading,
         toml=toml,
         mapping=mapping,
-        advice=located.advice + _glare_advice(reading),
+        advice=located.advice + _glare_advice(reading) + reading.notes,
         score=score,
         score_problem=problem,
         players=players or players_for(mode),

@@ -22,6 +22,9 @@ TICK_INSET_MM = 0.9
 ALLIES_INSET_MM = 1.0
 # A glyph this much narrower than the square cannot be half of a two-digit number.
 TWO_DIGIT_MIN_HEIGHT = 0.45
+# A square's readings down to this probability are kept: the rules (joint.py) may rule out every
+# likelier one.
+KEPT_SHARE = 1e-9
 
 
 @dataclass(frozen=True)
@@ -41,10 +44,13 @@ class Reading:
     # Every reading considered, likeliest first (squares), for picking a legal one when unsure.
     candidates: tuple[tuple[str, float], ...] = ()
     glyph_mm: float | None = None  # a square's written mark: its height in mm (None: no ink)
+    # Unsure only because the recogniser is not sure enough which value it is: the rules of the
+    # game may settle it (crosscheck.py). Any other doubt (glare, blur, no digit) they may not.
+    only_low_confidence: bool = False
 
     def doubt(self, why: str) -> Reading:
         reason = f"{self.why}; {why}" if self.why else why
-        return replace(self, unsure=True, why=reason)
+        return replace(self, unsure=True, why=reason, only_low_confidence=False)
 
 
 PAPER_SCALE = 0.25  # the paper's brightness is estimated at quarter resolution
@@ -182,7 +188,7 @@ def _square_candidates(asked: _Asked, p: np.ndarray) -> dict[str, float]:
         for a in range(1, 10):
             for b in range(10):
                 q = other * float(pa[a]) * float(pb[b])
-                if q > 1e-4:
+                if q > 1e-6:
                     candidates[f"{a}{b}"] = q
                     shared += q
         candidates["?"] = other - shared
@@ -250,7 +256,7 @@ def square_reading(
     """A square's reading from its candidates; `height` is its mark's height (glyph_mm)."""
     ranked = _ranked(candidates)
     ranked += [("?", 0.0)] * (3 - len(ranked))
-    kept = tuple((v, p) for v, p in ranked if p >= 1e-4)
+    kept = tuple((v, p) for v, p in ranked if p >= KEPT_SHARE)
     (top, p1), (second, p2) = ranked[0], ranked[1]
     reading = Reading(e, top, p1, second, p2, False, candidates=kept, glyph_mm=height)
     if top == "?":
@@ -259,7 +265,7 @@ def square_reading(
         reading = Reading(e, top, p1, second, p2, True, "a mark that is no digit or star", kept)
         reading = replace(reading, glyph_mm=height)
     elif p1 < model.threshold_for(top):
-        reading = reading.doubt(f"only {p1:.0%} sure")
+        reading = replace(reading.doubt(f"only {p1:.0%} sure"), only_low_confidence=True)
     if height is not None and too_soft(blur_mm, height):
         reading = reading.doubt(f"{SOFT_WHY} (blur {blur_mm:.2f} mm)")
     if reading.value == "_" and not reading.unsure and height is not None and height >= MARK_MM:
@@ -328,6 +334,7 @@ class SheetReading:
     squares: tuple[Reading, ...]
     ticks: tuple[Reading, ...]
     allies: tuple[Reading, ...]
+    notes: tuple[str, ...] = ()  # what the rules made of the sheet, as advice for the reader
 
     @property
     def all(self) -> tuple[Reading, ...]:

@@ -1,5 +1,11 @@
-"""The rules as a cross-check on what was read: a value no legal play can produce, or tick boxes
-that contradict the numbers, make the cells involved unsure (never silently accepted)."""
+"""The rules as a check on what was read, and as evidence where the handwriting is not enough.
+
+Every square is decided on its probability given the rules of a played game (joint.py): a
+square the recogniser was unsure of is accepted when the rules settle it, and a square it was
+sure of is unsure when the rules contradict it, saying why. A sheet far from any legal game is
+judged square by square instead, and says so. On every sheet, a value no legal play can produce,
+or tick boxes that contradict the numbers, make the cells involved unsure (never silently
+accepted)."""
 
 from __future__ import annotations
 
@@ -9,7 +15,9 @@ from dataclasses import replace
 
 from printgen.games.one_page_war.geometry import Side
 from printgen.games.one_page_war.layout import Layout
+from printgen.games.one_page_war.reader import digits
 from printgen.games.one_page_war.reader.cells import Reading, SheetReading
+from printgen.games.one_page_war.reader.joint import UNREAD, Belief, Joint, joint_reading
 from printgen.games.one_page_war.sheet import (
     ARMORED_SUPPORT,
     STOLEN_INTEL,
@@ -19,6 +27,13 @@ from printgen.games.one_page_war.sheet import (
 )
 
 ALLIES = "Allies"
+# The rules may settle a square on a value the recogniser gave at least this probability, never
+# on one it all but ruled out.
+RESCUE_SUPPORT = 0.01
+FAR_NOTE = (
+    "the numbers on the two sides do not pair up as in a game played by the rules ({why}), so "
+    "each square was judged on its own: check the sheet"
+)
 
 
 def _ticked(readings: tuple[Reading, ...], arena: str, side: Side) -> int:
@@ -50,7 +65,44 @@ def _likeliest_legal(r: Reading, legal: Callable[[str], bool]) -> Reading:
     return replace(r, value=value, confidence=p, second=second, second_confidence=q)
 
 
-def cross_check(sheet: SheetReading, layout: Layout, mode: Mode) -> SheetReading:
+class _Problems:
+    """Why a value cannot stand in a square of this sheet, whatever the other squares hold."""
+
+    def __init__(self, sheet: SheetReading, layout: Layout, mode: Mode) -> None:
+        self.mode = mode
+        # The rule itself lives with the typed-in sheet's, so both refuse the same numbers.
+        self.reach = Reach(
+            uses(sheet, layout, ARMORED_SUPPORT),
+            uses(sheet, layout, STOLEN_INTEL),
+            mode is Mode.SOLO,
+        )
+
+    def __call__(self, value_text: str, ai_side: bool) -> list[str]:
+        if value_text == "?":
+            return ["a mark that is no digit or star"]
+        value: object = int(value_text) if value_text.isdigit() else value_text
+        problem = square_problem(value, self.mode, ai_side)
+        if problem:
+            return [problem]
+        if isinstance(value, int) and not ai_side:
+            beyond = self.reach.number_problem(value)
+            if beyond is not None:
+                return [beyond]
+        return []
+
+
+def cross_check(
+    sheet: SheetReading,
+    layout: Layout,
+    mode: Mode,
+    using: digits.Model | None = None,
+    joint: bool = True,
+) -> SheetReading:
+    """The sheet's readings decided with the rules; `using` the shipped model's calibration
+    (the joint decision's temperature and thresholds) unless given. With `joint` False, every
+    square is decided on its own reading, as on a sheet far from any legal game (the bench
+    compares the two; calibration measures the recogniser's own thresholds so)."""
+    model = using or digits.model()
     doubts: dict[int, list[str]] = {}
 
     def doubt(r: Reading, why: str) -> None:
@@ -68,43 +120,37 @@ def cross_check(sheet: SheetReading, layout: Layout, mode: Mode) -> SheetReading
                         "a power ticks a box on both sides",
                     )
 
-    # The rule itself lives with the typed-in sheet's, so both refuse the same numbers.
-    reach = Reach(
-        uses(sheet, layout, ARMORED_SUPPORT), uses(sheet, layout, STOLEN_INTEL), mode is Mode.SOLO
+    problems = _Problems(sheet, layout, mode)
+    notes: tuple[str, ...] = ()
+    read = (
+        joint_reading(sheet.squares, sheet.ticks, layout, mode, model.joint_temperature)
+        if joint
+        else None
     )
-
-    def problems(value_text: str, ai_side: bool) -> list[str]:
-        """Why a square's value cannot be on this sheet (empty when it can)."""
-        value: object = int(value_text) if value_text.isdigit() else value_text
-        if value_text == "?":
-            return ["a mark that is no digit or star"]
-        problem = square_problem(value, mode, ai_side)
-        if problem:
-            return [problem]
-        if isinstance(value, int) and not ai_side:
-            beyond = reach.number_problem(value)
-            if beyond is not None:
-                return [beyond]
-        return []
+    if read is None:
+        squares = tuple(_alone(r, problems, mode) for r in sheet.squares)
+    elif read.far:
+        squares = tuple(_alone(r, problems, mode) for r in sheet.squares)
+        why = ", ".join(
+            f"{name} has {', '.join(values)} unmatched"
+            for name, values in zip(_names(mode), read.unmatched, strict=True)
+            if values
+        )
+        notes = (FAR_NOTE.format(why=why or "the counts of numbers do not follow the turns"),)
+    else:
+        decided = [
+            _decide(r, b, read, problems, mode, model)
+            for r, b in zip(sheet.squares, read.beliefs, strict=True)
+        ]
+        squares = tuple(r for r, _ in decided)
+        settled = sum(rescued for _, rescued in decided)
+        if settled:
+            notes = (f"the rules of the game settled {settled} square(s) the writing left open",)
+    sheet = SheetReading(squares, sheet.ticks, sheet.allies, sheet.notes + notes)
 
     stars: Counter[str] = Counter()
-    squares = []
     for r in sheet.squares:
-        ai_side = mode is Mode.SOLO and r.element.side is Side.SECOND
-        found = problems(r.value, ai_side)
-        if found:
-            r = r.doubt(f"read as {r.value}, but {found[0]}")
-
-        def legal(value: str, ai_side: bool = ai_side) -> bool:
-            return not problems(value, ai_side)
-
-        if r.unsure and r.candidates:
-            r = _likeliest_legal(r, legal)
-        squares.append(r)
-    sheet = SheetReading(tuple(squares), sheet.ticks, sheet.allies)
-    for r in sheet.squares:
-        value = r.value
-        if value == "*":
+        if r.value == "*":
             assert r.element.arena is not None
             stars[r.element.arena] += 1
             arena_ticks = _ticked(sheet.ticks, r.element.arena, Side.SECOND)
@@ -131,4 +177,63 @@ def cross_check(sheet: SheetReading, layout: Layout, mode: Mode) -> SheetReading
             out.append(r)
         return tuple(out)
 
-    return SheetReading(apply(sheet.squares), apply(sheet.ticks), apply(sheet.allies))
+    return SheetReading(apply(sheet.squares), apply(sheet.ticks), apply(sheet.allies), sheet.notes)
+
+
+def _names(mode: Mode) -> tuple[str, str]:
+    return ("you", "the AI") if mode is Mode.SOLO else ("the first player", "the second player")
+
+
+def _ai_side(r: Reading, mode: Mode) -> bool:
+    return mode is Mode.SOLO and r.element.side is Side.SECOND
+
+
+def _alone(r: Reading, problems: _Problems, mode: Mode) -> Reading:
+    """A square decided on its own reading: unsure when that value cannot be on the sheet, and
+    then shown as its likeliest reading that can."""
+    ai_side = _ai_side(r, mode)
+    found = problems(r.value, ai_side)
+    if found:
+        r = r.doubt(f"read as {r.value}, but {found[0]}")
+    if r.unsure and r.candidates:
+        r = _likeliest_legal(r, lambda value: not problems(value, ai_side))
+    return r
+
+
+def _decide(
+    r: Reading, b: Belief, joint: Joint, problems: _Problems, mode: Mode, model: digits.Model
+) -> tuple[Reading, bool]:
+    """A square decided on its probability given the rules; True when the rules settled a
+    square the recogniser alone was unsure of."""
+    shown = [v for v in b.values if v != UNREAD]
+    if not shown:  # no reading the sheet can hold: the rules say nothing of it
+        return _alone(r, problems, mode), False
+    value = shown[0]
+    p = b.of(value)
+    second = shown[1] if len(shown) > 1 else "?"
+    q = b.estimate[b.values.index(second)] if second in b.values else 0.0
+    support = dict(r.candidates).get(value, r.confidence if value == r.value else 0.0)
+    sure = (
+        b.value != UNREAD
+        and (not r.unsure or r.only_low_confidence)
+        and p >= model.joint_threshold_for(value)
+        # The rules never overturn a sure reading, nor settle on one the writing all but ruled out.
+        and (value == r.value or (r.unsure and support >= RESCUE_SUPPORT))
+    )
+    decided = replace(r, value=value, confidence=p, second=second, second_confidence=q)
+    if sure:
+        return replace(decided, unsure=False, why="", only_low_confidence=False), r.unsure
+    side = 0 if r.element.side is Side.FIRST else 1
+    if not r.unsure:
+        found = problems(r.value, _ai_side(r, mode))
+        if found:
+            why = f"read as {r.value}, but {found[0]}"
+        elif value != r.value:
+            why = f"read as {r.value}, but {joint.contradiction(side)}"
+        else:
+            why = f"{p:.1%} sure given the rules, which also allow {second}"
+        return replace(decided, unsure=True, why=why, only_low_confidence=False), False
+    why = r.why
+    if value != r.value:
+        why += f"; the rules make it more likely {value}"
+    return replace(decided, unsure=True, why=why), False

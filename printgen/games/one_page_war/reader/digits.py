@@ -175,6 +175,10 @@ class Model:
     temperature: float
     threshold: float
     thresholds: tuple[float, ...] = ()
+    # The decision given the rules (reader/joint.py): the candidates' temperature there, and the
+    # posterior each class needs (CLASSES order); calibrated by training/train_digits.py.
+    joint_temperature: float = 1.0
+    joint_thresholds: tuple[float, ...] = ()
 
     def probabilities(self, rows: np.ndarray) -> np.ndarray:
         images = np.asarray(rows, np.float32).reshape(-1, SIDE, SIDE)
@@ -196,10 +200,23 @@ class Model:
             return max(self.threshold, self.thresholds[CLASSES.index(name)])
         return max(self.threshold, *self.thresholds)
 
+    def joint_threshold_for(self, value: str) -> float:
+        """The posterior given the rules a reading showing `value` needs to be sure; the
+        recogniser's own threshold while the joint decision has none of its own."""
+        if not self.joint_thresholds:
+            return self.threshold_for(value)
+        name = EMPTY if value in ("_", EMPTY) else value
+        if name in CLASSES:
+            return max(self.threshold, self.joint_thresholds[CLASSES.index(name)])
+        return max(self.threshold, *self.joint_thresholds)
+
     def with_calibration(
         self, temperature: float, threshold: float, thresholds: tuple[float, ...] = ()
     ) -> Model:
         return replace(self, temperature=temperature, threshold=threshold, thresholds=thresholds)
+
+    def with_joint(self, temperature: float, thresholds: tuple[float, ...]) -> Model:
+        return replace(self, joint_temperature=temperature, joint_thresholds=thresholds)
 
 
 # --- the model file ---------------------------------------------------------------------------
@@ -228,6 +245,9 @@ def save_model(path: Path, model: Model) -> None:
         "threshold": np.array(model.threshold, np.float32),
         "thresholds": np.array(model.thresholds or [model.threshold] * len(CLASSES), np.float32),
     }
+    if model.joint_thresholds:
+        arrays["joint_temperature"] = np.array(model.joint_temperature, np.float32)
+        arrays["joint_thresholds"] = np.array(model.joint_thresholds, np.float32)
     for k, net in enumerate(model.nets):
         for i, conv in enumerate(net.convs):
             arrays[f"net{k}_conv{i}_w"] = conv.weight.astype(np.float16)
@@ -301,7 +321,19 @@ def load_model_file(path: Path) -> Model:
         raise ModelFileError(
             f"{path}: {len(thresholds)} class thresholds for {len(CLASSES)} classes"
         )
-    model = Model(tuple(nets), float(arrays["temperature"]), float(arrays["threshold"]), thresholds)
+    joint = tuple(float(t) for t in arrays.get("joint_thresholds", ()))
+    if joint and len(joint) != len(CLASSES):
+        raise ModelFileError(
+            f"{path}: {len(joint)} thresholds given the rules for {len(CLASSES)} classes"
+        )
+    model = Model(
+        tuple(nets),
+        float(arrays["temperature"]),
+        float(arrays["threshold"]),
+        thresholds,
+        float(arrays.get("joint_temperature", 1.0)),
+        joint,
+    )
     try:
         out = model.probabilities(np.zeros((1, FEATURES), np.float32))
     except ValueError as error:  # layers whose shapes do not chain
