@@ -1,4 +1,5 @@
-"""Photo reader benchmark: photos of legally played sheets the recogniser never saw.
+"""Photo reader benchmark: photos of sheets from games played by the rulebook, in writing the
+recogniser never saw.
 
     .venv/bin/python bench/bench_reader.py [--set real|drawn|stress] [--count 24]
                                            [--size 4032x3024] [--layout-version 1]
@@ -15,8 +16,10 @@ calibration):
 The photos are read in a fresh process. Reported: squares auto-accepted and right, right but
 flagged unsure, misread and caught (unsure), misread and NOT flagged (the target is 0), for the
 squares holding a digit and for every cell (tick boxes and S spaces too); sheets final (no unsure
-cell at all); the median and worst time per photo, and that process's peak memory. `make bench`
-runs the real and the drawn sets at 12 MP.
+cell at all); the median and worst time per photo, and that process's peak memory. Each is given
+twice, for the same photos: as the reader decides (given the rules of the game, reader/joint.py)
+and with every square decided on its own reading, so the rules' share shows. `make bench` runs
+the real and the drawn sets at 12 MP.
 """
 
 from __future__ import annotations
@@ -102,13 +105,33 @@ def _outcome(right: bool, unsure: bool) -> str:
     return "caught" if unsure else "silent"
 
 
+def _counts(readings: object, truth: dict[str, str]) -> tuple[dict[str, int], dict[str, int], bool]:
+    """Outcomes for the squares holding a digit and for every cell, and whether it is final."""
+    from photo_corpus import key
+
+    digit_squares = dict.fromkeys(OUTCOMES, 0)
+    cells = dict.fromkeys(OUTCOMES, 0)
+    final = True
+    for r in readings.all:  # type: ignore[attr-defined]
+        expected = truth["/".join(str(p) for p in key(r.element))]
+        outcome = _outcome(r.value == expected, r.unsure)
+        cells[outcome] += 1
+        final = final and not r.unsure
+        if r.element.kind.value == "square" and expected.isdigit():
+            digit_squares[outcome] += 1
+    return digit_squares, cells, final
+
+
 def read_corpus(folder: Path) -> None:
     """Runs in its own process, so its peak memory is the reader's alone."""
     from photo_corpus import key
     from timing import median_seconds
 
+    from printgen.games.one_page_war.layout import load_layout
     from printgen.games.one_page_war.reader import read, read_photo
     from printgen.games.one_page_war.reader.cells import Ink, read_sheet
+    from printgen.games.one_page_war.reader.crosscheck import cross_check
+    from printgen.games.one_page_war.sheet import Mode
     from printgen.materials import PhotoOptions
 
     results = []
@@ -125,25 +148,33 @@ def read_corpus(folder: Path) -> None:
         again = read(path)
         ink, geometry = Ink.of(again.rectified), again.located.geometry
         cells_seconds = median_seconds(lambda i=ink, g=geometry: read_sheet(i, g), runs=3)
-        digit_squares = dict.fromkeys(OUTCOMES, 0)
-        cells = dict.fromkeys(OUTCOMES, 0)
+        # The same cells decided each on its own, and the rules' share of the time.
+        tag = again.located.tag
+        layout, mode = load_layout(tag.layout, tag.version), Mode(tag.mode)
+        raw = read_sheet(ink, geometry, again.rectified, again.located.blur_at)
+        alone = cross_check(raw, layout, mode, joint=False)
+        rules_seconds = median_seconds(lambda r=raw, a=layout, m=mode: cross_check(r, a, m), runs=3)
+        squares, cells, final = _counts(report.reading, truth)
+        squares_alone, cells_alone, final_alone = _counts(alone, truth)
         misses = []
         for r in report.reading.all:
             expected = truth["/".join(str(p) for p in key(r.element))]
-            outcome = _outcome(r.value == expected, r.unsure)
-            cells[outcome] += 1
-            if r.element.kind.value == "square" and expected.isdigit():
-                digit_squares[outcome] += 1
             if r.value != expected:
                 misses.append(f"{key(r.element)} {expected}->{r.value} unsure={r.unsure}")
         results.append(
             {
                 "photo": path.name,
+                "mode": tag.mode,
                 "seconds": seconds,
                 "cells_seconds": cells_seconds,
-                "squares": digit_squares,
+                "rules_seconds": rules_seconds,
+                "squares": squares,
                 "cells": cells,
-                "final": not any(r.unsure for r in report.reading.all),
+                "final": final,
+                "squares_alone": squares_alone,
+                "cells_alone": cells_alone,
+                "final_alone": final_alone,
+                "far": any("do not pair up" in n for n in report.reading.notes),
                 "misses": misses,
             }
         )
@@ -211,18 +242,33 @@ def run(
         f" = {len(errors) / max(1, len(data['results'])):.1%} (target at most 1 %)"
     )
     if results:
-        squares = {k: sum(r["squares"][k] for r in results) for k in OUTCOMES}
-        cells = {k: sum(r["cells"][k] for r in results) for k in OUTCOMES}
-        print(_line("squares holding a digit", squares))
-        print(_line("all cells (squares, tick boxes, S spaces)", cells))
-        final = sum(r["final"] for r in results)
-        print(f"sheets final (no unsure cell): {final}/{len(results)} = {final / len(results):.0%}")
+        for title, suffix in (
+            ("given the rules (what the reader does)", ""),
+            ("each square on its own, the same photos", "_alone"),
+        ):
+            print(f"{title}:")
+            squares = {k: sum(r["squares" + suffix][k] for r in results) for k in OUTCOMES}
+            cells = {k: sum(r["cells" + suffix][k] for r in results) for k in OUTCOMES}
+            print("  " + _line("squares holding a digit", squares))
+            print("  " + _line("all cells (squares, tick boxes, S spaces)", cells))
+            final = sum(r["final" + suffix] for r in results)
+            print(
+                f"  sheets final (no unsure cell): {final}/{len(results)} = "
+                f"{final / len(results):.0%}"
+            )
+        far = sum(r["far"] for r in results)
+        print(f"sheets far from any legal game (judged square by square): {far}")
         times = [r["seconds"] for r in results]
         print(f"time per photo: median {statistics.median(times):.3f} s, worst {max(times):.3f} s")
         cell_ms = [1000 * r["cells_seconds"] for r in results]
         print(
             f"reading every cell of a sheet (crop, ink, recognise): median "
             f"{statistics.median(cell_ms):.1f} ms, worst {max(cell_ms):.1f} ms"
+        )
+        rules_ms = [1000 * r["rules_seconds"] for r in results]
+        print(
+            f"deciding every square given the rules (crosscheck.py, joint.py): median "
+            f"{statistics.median(rules_ms):.1f} ms, worst {max(rules_ms):.1f} ms"
         )
     print(f"peak memory of the reading process: {data['peak_mb']:.0f} MB")
     if verbose:

@@ -1,7 +1,9 @@
 """Synthetic photos of filled-in One Page War sheets, for the reader's tests and benchmark.
 
-A real sheet (built and rendered by printgen) is filled with handwriting-like digits, ticks, S and
-stars by two writers (one per player; the far player's marks upside down), then photographed:
+A real sheet (built and rendered by printgen) holds a game played by the rulebook from the photo's
+seed (tests/playout.py: turns, the rival writing the roll, powers with their effects and their
+ticks on both sides, the solo AI by its own rules), written with handwriting-like digits, ticks, S
+and stars by two writers (one per player; the far player's marks upside down), then photographed:
 perspective up to 35 degrees, any rotation (upside down included), a background around the
 sheet, a lighting gradient and a soft shadow, blur, noise, JPEG quality down to 60, and
 sometimes an EXIF orientation instead of turned pixels. Everything is deterministic by seed.

@@ -540,7 +540,7 @@ MIN_CALIBRATION_SQUARES = 1000
 TEMPERATURES = (0.5, 0.6, 0.7, 0.85, 1.0, 1.25, 1.5)
 # The temperature of the candidates in the reading given the rules (reader/joint.py), on top
 # of the recogniser's own: above 1 the rules weigh more against the handwriting.
-JOINT_TEMPERATURES = (0.75, 1.0, 1.5, 2.0)
+JOINT_TEMPERATURES = (0.35, 0.5, 0.75, 1.0, 1.5)
 
 
 class Remembering:
@@ -608,6 +608,7 @@ class Outcome:
     confidence: float
     right: bool
     flagged: bool
+    kept: bool = False  # sure whatever the threshold: read surely alone, the rules agreeing
 
 
 def read_sheets(model: Any, photos: list[SheetPhoto]) -> list[Any]:
@@ -633,7 +634,10 @@ def outcomes(
         for kind, readings in (("square", checked.squares), ("allies", checked.allies)):
             for r in readings:
                 truth = photo.truth[_name(r.element)]
-                out.append(Outcome(kind, truth, r.value, r.confidence, r.value == truth, r.unsure))
+                kept = joint and not r.unsure and not r.settled_by_rules
+                out.append(
+                    Outcome(kind, truth, r.value, r.confidence, r.value == truth, r.unsure, kept)
+                )
     return out
 
 
@@ -672,16 +676,28 @@ def view_outcomes(model: Any, rows: np.ndarray, truths: list[str]) -> list[Outco
 def joint_view_outcomes(model: Any, rows: np.ndarray, truths: list[str]) -> list[Outcome]:
     """The simulated squares as the rules decide a square they say nothing of (a sheet whose
     ticks leave every pairing open): the recogniser's probabilities at the joint temperature,
-    the classes no square holds (9 on the standard layout, S) left out, a mark that is no digit
-    unsure, and a sure reading never changed."""
+    without the classes no square of the standard layout can hold (9 and S: the rules rule them
+    out, and a square written so is no square of a played game), a mark that is no digit
+    unsure, a sure reading never changed."""
+    from printgen.games.one_page_war.layout import load_layout
     from printgen.games.one_page_war.reader.crosscheck import RESCUE_SUPPORT
     from printgen.games.one_page_war.reader.joint import UNREAD
+    from printgen.games.one_page_war.sheet import ARMORED_SUPPORT, STOLEN_INTEL, Reach
 
-    p = model.probabilities(rows)
-    never = [digits.CLASSES.index(c) for c in ("9", "S")]
+    layout = load_layout("standard")
+    boxes = {a.power: a.ticks for a in layout.arenas}
+    reach = Reach(boxes[ARMORED_SUPPORT], boxes[STOLEN_INTEL], solo=True)
+    never = [
+        i
+        for i, c in enumerate(digits.CLASSES)
+        if c == "S" or (c.isdigit() and int(c) > reach.highest)
+    ]
     other = digits.CLASSES.index(digits.OTHER)
+    p = model.probabilities(rows)
     out = []
     for truth, q in zip(truths, p, strict=True):
+        if digits.CLASSES.index(truth) in never:
+            continue
         alone = int(q.argmax())
         sure_alone = alone != other and q[alone] >= model.threshold_for(digits.CLASSES[alone])
         tempered = q ** (1.0 / model.joint_temperature)
@@ -689,10 +705,13 @@ def joint_view_outcomes(model: Any, rows: np.ndarray, truths: list[str]) -> list
         tempered /= tempered.sum()
         best = int(tempered.argmax())
         value = UNREAD if best == other else digits.CLASSES[best]
+        kept = sure_alone and best == alone
         flagged = best == other or (
             (sure_alone and best != alone) or (not sure_alone and q[best] < RESCUE_SUPPORT)
         )
-        out.append(Outcome("view", truth, value, float(tempered[best]), value == truth, flagged))
+        out.append(
+            Outcome("view", truth, value, float(tempered[best]), value == truth, flagged, kept)
+        )
     return out
 
 
@@ -717,16 +736,23 @@ class Calibration:
 
 def thresholds_for(found: list[Outcome], floor: float) -> tuple[float, ...]:
     """For each class, the lowest threshold above which no reading showing it that was not
-    flagged otherwise was wrong; never below the floor. Two-digit readings count for every
-    class."""
+    flagged otherwise (nor sure whatever the threshold) was wrong; never below the floor.
+    Two-digit readings count for every class."""
     out = [floor] * len(digits.CLASSES)
     for o in found:
-        if o.right or o.flagged:
+        if o.right or o.flagged or o.kept:
             continue
         shown = _class_of(o.value)
         for c in range(len(out)) if shown == digits.CLASSES.index("other") else [shown]:
-            out[c] = max(out[c], min(0.99999, o.confidence + 1e-6))
+            out[c] = max(out[c], _just_above(o.confidence))
     return tuple(out)
+
+
+def _just_above(confidence: float) -> float:
+    """The smallest threshold the model file stores (float32) that `confidence` stays under:
+    above 1 when the wrong reading was all but certain, so that the class is then never sure
+    by that decision (a cap below 1 would let such a reading through)."""
+    return float(np.nextafter(np.float32(confidence), np.float32(2.0)))
 
 
 def _accepted(found: list[Outcome], threshold: Any) -> tuple[float, int, int]:
@@ -734,7 +760,7 @@ def _accepted(found: list[Outcome], threshold: Any) -> tuple[float, int, int]:
     with `threshold(value)` the confidence a reading needs."""
 
     def sure(o: Outcome) -> bool:
-        return not o.flagged and o.confidence >= threshold(o.value)
+        return o.kept or (not o.flagged and o.confidence >= threshold(o.value))
 
     written = [o for o in found if o.kind == "square" and o.truth != "_"]
     share = sum(o.right and sure(o) for o in written) / max(1, len(written))

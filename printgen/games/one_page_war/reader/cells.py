@@ -47,6 +47,7 @@ class Reading:
     # Unsure only because the recogniser is not sure enough which value it is: the rules of the
     # game may settle it (crosscheck.py). Any other doubt (glare, blur, no digit) they may not.
     only_low_confidence: bool = False
+    settled_by_rules: bool = False  # sure because the rules settled what the writing left open
 
     def doubt(self, why: str) -> Reading:
         reason = f"{self.why}; {why}" if self.why else why

@@ -30,6 +30,9 @@ ALLIES = "Allies"
 # The rules may settle a square on a value the recogniser gave at least this probability, never
 # on one it all but ruled out.
 RESCUE_SUPPORT = 0.01
+# A reading sure on its own stays sure while its probability given the rules is at least this
+# and no other value is likelier: the rules may contradict a reading, never make one surer.
+KEEP = 0.5
 FAR_NOTE = (
     "the numbers on the two sides do not pair up as in a game played by the rules ({why}), so "
     "each square was judged on its own: check the sheet"
@@ -138,12 +141,11 @@ def cross_check(
         )
         notes = (FAR_NOTE.format(why=why or "the counts of numbers do not follow the turns"),)
     else:
-        decided = [
+        squares = tuple(
             _decide(r, b, read, problems, mode, model)
             for r, b in zip(sheet.squares, read.beliefs, strict=True)
-        ]
-        squares = tuple(r for r, _ in decided)
-        settled = sum(rescued for _, rescued in decided)
+        )
+        settled = sum(r.settled_by_rules for r in squares)
         if settled:
             notes = (f"the rules of the game settled {settled} square(s) the writing left open",)
     sheet = SheetReading(squares, sheet.ticks, sheet.allies, sheet.notes + notes)
@@ -202,38 +204,45 @@ def _alone(r: Reading, problems: _Problems, mode: Mode) -> Reading:
 
 def _decide(
     r: Reading, b: Belief, joint: Joint, problems: _Problems, mode: Mode, model: digits.Model
-) -> tuple[Reading, bool]:
-    """A square decided on its probability given the rules; True when the rules settled a
-    square the recogniser alone was unsure of."""
+) -> Reading:
+    """A square decided given the rules. A reading sure on its own stays sure unless the rules
+    make another value likelier; one unsure only of its value becomes sure when its probability
+    given the rules clears the calibrated threshold (and the recogniser gave that value at least
+    RESCUE_SUPPORT); any other doubt stays."""
     shown = [v for v in b.values if v != UNREAD]
     if not shown:  # no reading the sheet can hold: the rules say nothing of it
-        return _alone(r, problems, mode), False
+        return _alone(r, problems, mode)
     value = shown[0]
     p = b.of(value)
     second = shown[1] if len(shown) > 1 else "?"
     q = b.estimate[b.values.index(second)] if second in b.values else 0.0
-    support = dict(r.candidates).get(value, r.confidence if value == r.value else 0.0)
-    sure = (
-        b.value != UNREAD
-        and (not r.unsure or r.only_low_confidence)
-        and p >= model.joint_threshold_for(value)
-        # The rules never overturn a sure reading, nor settle on one the writing all but ruled out.
-        and (value == r.value or (r.unsure and support >= RESCUE_SUPPORT))
-    )
     decided = replace(r, value=value, confidence=p, second=second, second_confidence=q)
-    if sure:
-        return replace(decided, unsure=False, why="", only_low_confidence=False), r.unsure
-    side = 0 if r.element.side is Side.FIRST else 1
     if not r.unsure:
+        if b.value == r.value and p >= KEEP:
+            return decided
         found = problems(r.value, _ai_side(r, mode))
         if found:
             why = f"read as {r.value}, but {found[0]}"
         elif value != r.value:
-            why = f"read as {r.value}, but {joint.contradiction(side)}"
+            why = f"read as {r.value}, but {joint.contradiction(_side(r))}"
         else:
-            why = f"{p:.1%} sure given the rules, which also allow {second}"
-        return replace(decided, unsure=True, why=why, only_low_confidence=False), False
+            why = f"read as {r.value}, but given the rules only {p:.0%} sure ({second} fits too)"
+        return replace(decided, unsure=True, why=why, only_low_confidence=False)
+    support = dict(r.candidates).get(value, r.confidence if value == r.value else 0.0)
+    if (
+        r.only_low_confidence
+        and b.value != UNREAD
+        and p >= model.joint_threshold_for(value)
+        and support >= RESCUE_SUPPORT
+    ):
+        return replace(
+            decided, unsure=False, why="", only_low_confidence=False, settled_by_rules=True
+        )
     why = r.why
     if value != r.value:
-        why += f"; the rules make it more likely {value}"
-    return replace(decided, unsure=True, why=why), False
+        why += f"; given the rules more likely {value}"
+    return replace(decided, why=why)
+
+
+def _side(r: Reading) -> int:
+    return 0 if r.element.side is Side.FIRST else 1

@@ -422,14 +422,15 @@ def joint_reading(
 ) -> Joint:
     """Each square's probability given the rules (see the module's docstring). Where a tick box
     is unsure, the sheet is read with it ticked and with it empty, and each square keeps the
-    lower of its two probabilities: the rules never trust a tick more than its reading does
-    (unless the sheet without it is no legal game at all)."""
+    lower of its two probabilities: the rules never trust a tick more than its reading does. A
+    sheet that is no legal game either way is far (a misread number may be what needs the
+    tick: the rules must not lean on the tick to accept it)."""
     most = _read(squares, layout, mode, tick_budget(ticks, layout, mode, True), temperature)
     least_budget = tick_budget(ticks, layout, mode, False)
     if least_budget == most.budget:
         return most
     least = _read(squares, layout, mode, least_budget, temperature)
-    return most if least.far else most.at_most(least)
+    return replace(most, far=True) if least.far else most.at_most(least)
 
 
 def _read(

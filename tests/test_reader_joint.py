@@ -1,0 +1,287 @@
+"""The rules of a played game in the photo reader (reader/joint.py, reader/crosscheck.py): the
+corpus's games are legal, and the reading given the rules settles what the handwriting leaves
+open, flags what the rules contradict, leaves open what the ticks leave open, and steps aside
+on a sheet far from any legal game. Readings are made up from the layout's geometry."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from printgen.games.one_page_war.geometry import Kind, Side, sheet_geometry
+from printgen.games.one_page_war.layout import load_layout
+from printgen.games.one_page_war.reader import digits
+from printgen.games.one_page_war.reader.cells import Reading, SheetReading
+from printgen.games.one_page_war.reader.crosscheck import cross_check
+from printgen.games.one_page_war.reader.joint import W, fits, joint_reading
+from printgen.games.one_page_war.rules import Mark
+from printgen.games.one_page_war.sheet import Mode, Sheet, parse_sheet
+from printgen.render.units import Paper
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import playout  # noqa: E402
+
+GEOMETRY = sheet_geometry("standard", Paper.A4)
+LAYOUT = load_layout("standard")
+# A calibration whose thresholds are the floor for every class, so that the tests say what the
+# rules do whatever the shipped model's calibration is.
+MODEL = digits.model().with_calibration(1.0, 0.995, ()).with_joint(1.0, (0.995,) * 14)
+
+Where = tuple[str, Side, int]
+
+
+def _sure(e: object, value: str) -> Reading:
+    return Reading(e, value, 1.0, "?", 0.0, False, candidates=((value, 1.0),))  # type: ignore[arg-type]
+
+
+def _unsure(e: object, candidates: dict[str, float]) -> Reading:
+    ranked = sorted(candidates.items(), key=lambda vp: -vp[1])
+    (top, p), (second, q) = ranked[0], ranked[1]
+    why = f"only {p:.0%} sure"
+    r = Reading(e, top, p, second, q, True, why, tuple(ranked))  # type: ignore[arg-type]
+    return replace(r, only_low_confidence=True)
+
+
+def sheet_reading(sheet: Sheet, ticks: dict[str, int] | None = None) -> SheetReading:
+    """A typed-in sheet as the recogniser would read it with no doubt at all; `ticks` gives the
+    boxes ticked on both sides of each arena (else the sheet's own uses)."""
+    squares = []
+    for e in GEOMETRY.select(Kind.SQUARE):
+        player = sheet.players[0] if e.side is Side.FIRST else sheet.players[1]
+        square = sheet.arena(e.arena or "").side(player).squares[e.index]
+        squares.append(_sure(e, square.value if isinstance(square, Mark) else str(square)))
+    boxes = []
+    for e in GEOMETRY.select(Kind.TICK):
+        arena = sheet.arena(e.arena or "")
+        used = ticks[arena.name] if ticks else sum(s.uses for s in arena.sides)
+        boxes.append(_sure(e, "ticked" if e.index < used else "empty"))
+    allies = tuple(
+        _sure(e, "S" if sheet.arena(e.arena or "").allies else "empty")
+        for e in GEOMETRY.select(Kind.ALLIES)
+    )
+    return SheetReading(tuple(squares), tuple(boxes), allies)
+
+
+def typed(first: dict[str, list[int]], second: dict[str, list[int]], mode: str = "duel") -> Sheet:
+    players = ["You", "AI"] if mode == "solo" else ["First", "Second"]
+    data = {
+        "mode": mode,
+        "players": players,
+        "arenas": {
+            a.name: {players[0]: first[a.name], players[1]: second[a.name]} for a in LAYOUT.arenas
+        },
+    }
+    sheet = parse_sheet(data)
+    assert isinstance(sheet, Sheet)
+    return sheet
+
+
+# Both sides hold the same numbers, in other arenas: a game with no power used.
+MIRRORED = typed(
+    {
+        "Land": [3, 3, 5, 1],
+        "Air": [2, 6, 6],
+        "Sea": [4, 4, 4, 2, 1],
+        "Politics": [5, 5, 6],
+        "Espionage": [1, 2, 3, 3],
+    },
+    {
+        "Land": [4, 4, 4, 2],
+        "Air": [3, 3, 5],
+        "Sea": [1, 2, 6, 6, 5],
+        "Politics": [1, 2, 3],
+        "Espionage": [3, 5, 6, 1],
+    },
+)
+
+
+def _square(reading: SheetReading, where: Where) -> Reading:
+    arena, side, index = where
+    return next(
+        r
+        for r in reading.squares
+        if (r.element.arena, r.element.side, r.element.index) == (arena, side, index)
+    )
+
+
+def _with(reading: SheetReading, where: Where, new: Reading) -> SheetReading:
+    old = _square(reading, where)
+    squares = tuple(new if r is old else r for r in reading.squares)
+    return replace(reading, squares=squares)
+
+
+def _ambiguous(reading: SheetReading, where: Where, candidates: dict[str, float]) -> SheetReading:
+    return _with(reading, where, _unsure(_square(reading, where).element, candidates))
+
+
+def _confident(reading: SheetReading, where: Where, candidates: dict[str, float]) -> SheetReading:
+    e = _square(reading, where).element
+    ranked = tuple(sorted(candidates.items(), key=lambda vp: -vp[1]))
+    (top, p), (second, q) = ranked[0], ranked[1]
+    return _with(reading, where, Reading(e, top, p, second, q, False, candidates=ranked))
+
+
+def _ticks(reading: SheetReading, arena: str, ticked: int, unsure: bool = False) -> SheetReading:
+    boxes = []
+    for r in reading.ticks:
+        if r.element.arena == arena:
+            r = replace(r, value="ticked" if r.element.index < ticked else "empty")
+            if unsure and r.element.index == ticked - 1:
+                r = replace(r, unsure=True, why="near this sheet's cut")
+        boxes.append(r)
+    return replace(reading, ticks=tuple(boxes))
+
+
+# --- the corpus's games ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["duel", "solo", "team"])
+@pytest.mark.parametrize("finished", [True, False])
+def test_games_played_out_are_legal_and_pair_up_within_their_ticks(
+    mode: str, finished: bool
+) -> None:
+    for seed in range(12):
+        game = playout.play_game(np.random.default_rng(seed), mode, finished)
+        parse_sheet(game.mapping())  # the typed-in referee accepts the game (raises otherwise)
+        assert game.sheets[0].is_finished == finished
+        for sheet in game.sheets:
+            rules = Mode.DUEL if mode == "team" else Mode(mode)  # each team sheet as a duel
+            read = joint_reading(
+                sheet_reading(sheet).squares, sheet_reading(sheet).ticks, LAYOUT, rules
+            )
+            assert not read.far, (mode, seed, read.unmatched)
+            assert all(b.posterior[0] == pytest.approx(1.0) for b in read.beliefs)
+
+
+def test_a_solo_game_plays_the_ai_by_its_own_rules() -> None:
+    for seed in range(8):
+        sheet = playout.play_game(np.random.default_rng(seed), "solo").sheets[0]
+        for arena in sheet.arenas:
+            ai = arena.side("AI")
+            assert all(s is Mark.STAR or s in range(2, 8) for s in ai.squares)
+            assert ai.has_star == (ai.uses > 0)
+
+
+def test_games_use_powers_and_differ_by_seed() -> None:
+    games = [playout.play_game(np.random.default_rng(s), "duel").sheets[0] for s in range(10)]
+    uses = [sum(side.uses for a in g.arenas for side in a.sides) for g in games]
+    assert max(uses) > 0
+    assert len({g.to_toml() for g in games}) == len(games)
+
+
+def test_pairing_counts_replaced_numbers_and_steps() -> None:
+    assert fits((3,), (5,), 1, 0, False) and not fits((3,), (5,), 0, 1, False)
+    assert fits((3,), (4,), 0, 1, False)  # one step of Armored support
+    assert fits((8,), (6,), 0, 2, False) and not fits((8,), (6,), 0, 1, False)
+    assert fits((7,), (W,), 0, 1, False)  # a 7 not answered yet: one step from a roll
+    # Solo: the human's 7 may copy the AI's 7 (Stolen Intel), or be a 6 moved up.
+    assert fits((7,), (3,), 1, 0, True) and fits((7,), (6,), 0, 1, True)
+    assert not fits((7,), (3,), 0, 0, True)
+
+
+# --- the decision given the rules --------------------------------------------------------------
+
+
+def test_a_legal_sheet_read_surely_stays_sure() -> None:
+    checked = cross_check(sheet_reading(MIRRORED), LAYOUT, Mode.DUEL, MODEL)
+    assert not [r.why for r in checked.all if r.unsure]
+
+
+def test_the_rules_settle_a_square_the_handwriting_leaves_open() -> None:
+    # First's Land 3 is as much a 5 as a 3 to the recogniser; Second holds the unmatched 3.
+    where = ("Land", Side.FIRST, 0)
+    reading = _ambiguous(sheet_reading(MIRRORED), where, {"5": 0.55, "3": 0.45})
+    cell = _square(cross_check(reading, LAYOUT, Mode.DUEL, MODEL), where)
+    assert (cell.value, cell.unsure) == ("3", False)
+    assert cell.confidence > 0.995
+    # Decided on its own, the same square is unsure.
+    alone = _square(cross_check(reading, LAYOUT, Mode.DUEL, MODEL, joint=False), where)
+    assert alone.unsure
+
+
+def test_a_sure_square_the_rules_contradict_is_unsure_and_says_why() -> None:
+    where = ("Air", Side.SECOND, 0)  # a 3, read as 2 with the recogniser sure of it
+    reading = _confident(sheet_reading(MIRRORED), where, {"2": 0.9999, "3": 0.0001})
+    checked = cross_check(reading, LAYOUT, Mode.DUEL, MODEL)
+    cell = _square(checked, where)
+    assert cell.unsure
+    assert "read as 2, but the other side has an unmatched 3 and no power explains it" in cell.why
+    assert cell.value == "3"  # the likeliest reading given the rules, shown to check
+    assert sum(r.unsure for r in checked.all) == 1
+
+
+def test_a_square_the_ticks_leave_open_stays_unsure() -> None:
+    # One Air raid used: a number may have been replaced, so 5 and 3 both fit.
+    where = ("Land", Side.FIRST, 0)
+    reading = _ambiguous(sheet_reading(MIRRORED), where, {"5": 0.55, "3": 0.45})
+    reading = _ticks(reading, "Air", 1)
+    cell = _square(cross_check(reading, LAYOUT, Mode.DUEL, MODEL), where)
+    assert cell.unsure and cell.value == "5"
+
+
+def test_a_number_that_needs_an_unsure_tick_is_never_settled_by_it() -> None:
+    # First's Air 6 read as 7 or 6: a 7 is a 6 moved up by Armored support, which needs a
+    # Land tick. With no tick, the rules settle it as 6.
+    where = ("Air", Side.FIRST, 1)
+    reading = _ambiguous(sheet_reading(MIRRORED), where, {"7": 0.6, "6": 0.4})
+    cell = _square(cross_check(reading, LAYOUT, Mode.DUEL, MODEL), where)
+    assert (cell.value, cell.unsure) == ("6", False)
+    # A Land tick read unsurely may be one: then the 7 may be right, and the square stays open.
+    ticked = _ticks(reading, "Land", 1, unsure=True)
+    assert _square(cross_check(ticked, LAYOUT, Mode.DUEL, MODEL), where).unsure
+
+
+def test_a_sheet_far_from_any_legal_game_is_judged_square_by_square() -> None:
+    rng = np.random.default_rng(3)
+    first = {a.name: [int(v) for v in rng.integers(1, 7, a.squares)] for a in LAYOUT.arenas}
+    second = {a.name: [int(v) for v in rng.integers(1, 7, a.squares)] for a in LAYOUT.arenas}
+    reading = sheet_reading(typed(first, second))
+    where = ("Sea", Side.FIRST, 2)
+    value = _square(reading, where).value
+    other = "5" if value != "5" else "2"
+    reading = _ambiguous(reading, where, {value: 0.8, other: 0.2})
+    checked = cross_check(reading, LAYOUT, Mode.DUEL, MODEL)
+    assert any("do not pair up" in note for note in checked.notes)
+    # Nothing is accepted on the rules' word, and the sure squares stay sure.
+    assert [r for r in checked.squares if r.unsure] == [_square(checked, where)]
+
+
+def test_solo_the_ai_writes_the_roll_plus_one_and_its_star_stands_for_anything() -> None:
+    human = {
+        "Land": [3, 3, 5, 1],
+        "Air": [2, 6, 6],
+        "Sea": [4, 4, 4, 2, 1],
+        "Politics": [5, 5, 6],
+        "Espionage": [1, 2, 3, 3],
+    }
+    ai = {
+        "Land": [5, 5, 5, 3],
+        "Air": [4, 4, 6],
+        "Sea": [2, 3, 7, 7, 6],
+        "Politics": [2, 3, 4],
+        "Espionage": [4, 6, 7, 2],
+    }
+    sheet = typed(human, ai, "solo")
+    reading = sheet_reading(sheet)
+    where = ("Land", Side.FIRST, 0)  # the AI's 4 (a roll of 3) is the one left unmatched
+    reading = _ambiguous(reading, where, {"5": 0.55, "3": 0.45})
+    cell = _square(cross_check(reading, LAYOUT, Mode.SOLO, MODEL), where)
+    assert (cell.value, cell.unsure) == ("3", False)
+    # With the AI's Air 4 a star (the AI ticked Air once, so no Air raid of the human's), any
+    # roll may be under it: the 3 and the 5 both fit, and the square stays open.
+    star = ("Air", Side.SECOND, 0)
+    starred = _with(reading, star, _sure(_square(reading, star).element, "*"))
+    cell = _square(cross_check(_ticks(starred, "Air", 1), LAYOUT, Mode.SOLO, MODEL), where)
+    assert cell.unsure
+
+
+def test_a_team_sheets_ticks_bound_nothing() -> None:
+    # A team-mate may give this sheet's player a power's use: the rules settle no square.
+    where = ("Land", Side.FIRST, 0)
+    reading = _ambiguous(sheet_reading(MIRRORED), where, {"5": 0.55, "3": 0.45})
+    cell = _square(cross_check(reading, LAYOUT, Mode.TEAM, MODEL), where)
+    assert cell.unsure
