@@ -1,0 +1,119 @@
+"""How well a recogniser model reads real handwriting it never learnt from, mark by mark.
+
+    .venv/bin/python -m training.measure_digits [MODEL.npz ...] [--per-digit 4] [--seed 1]
+
+For each model file (the shipped one by default) and each held-out part of the real digits
+(training/real_digits.py: CALIBRATION, then MEASURE), every digit is written into simulated
+squares (training/views.py: pens, sizes, slants, both sheet versions, photos of every quality
+the reader takes) `--per-digit` times, and once plainly (dark pen, centred, a clean square).
+Printed: the share read right (each digit, then all), the negative log-likelihood of the truth,
+the share accepted at the model's own thresholds and how many of those are wrong, and the share
+that could be accepted with no error at all (above the most confident wrong reading). "other" is
+never accepted, as in the reader. Whole sheets, with the rules' cross-check, are the benchmark's
+(bench/bench_reader.py --set real).
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from printgen.games.one_page_war.reader import digits
+from training import real_digits, views
+
+OTHER = digits.CLASSES.index(digits.OTHER)
+
+
+@dataclass(frozen=True)
+class Marks:
+    """Input rows of the recogniser and the digit each shows."""
+
+    rows: np.ndarray  # (n, FEATURES) float32
+    labels: np.ndarray
+
+
+def simulated(part: str, per_digit: int, seed: int) -> Marks:
+    """Each digit of `part` written into `per_digit` random squares, photographed."""
+    real = real_digits.part(part)
+    rng = np.random.default_rng([seed, 77])
+    rows, labels = [], []
+    for i in range(len(real)):
+        for _ in range(per_digit):
+            pen = real_digits.random_pen(rng)
+
+            def write(
+                size: tuple[int, int],
+                box: views.Inner,
+                r: np.random.Generator,
+                i: int = i,
+                pen: real_digits.Pen = pen,
+            ) -> np.ndarray:
+                return real_digits.write_digit(real.images[i], real.skeleton(i), size, box, pen, r)
+
+            box = views.random_box("square", rng)
+            ink = views.view(box, write, views.random_camera(rng), rng)
+            row = digits.features(digits.significant_ink(ink))
+            if row is not None:
+                rows.append(row)
+                labels.append(int(real.labels[i]))
+    return Marks(np.stack(rows), np.array(labels))
+
+
+def plain(part: str, seed: int) -> Marks:
+    """Each digit of `part` once, written plainly with a dark pen in a clean square."""
+    real = real_digits.part(part)
+    rng = np.random.default_rng(seed)
+    rows = []
+    for i in range(len(real)):
+        pen = real_digits.Pen(None, 0.9, False)
+        ink = real_digits.write_digit(
+            real.images[i], real.skeleton(i), (72, 72), (6, 6, 66, 66), pen, rng
+        )
+        row = digits.features(digits.significant_ink(ink))
+        assert row is not None
+        rows.append(row)
+    return Marks(np.stack(rows), real.labels.copy())
+
+
+def summary(model: digits.Model, marks: Marks) -> str:
+    p = model.probabilities(marks.rows)
+    guess = p.argmax(axis=1)
+    confidence = p.max(axis=1)
+    y = marks.labels
+    right = guess == y
+    wrong = ~right & (guess != OTHER)
+    limit = np.array([model.threshold_for(digits.CLASSES[g]) for g in guess])
+    sure = (confidence >= limit) & (guess != OTHER)
+    worst = float(confidence[wrong].max()) if wrong.any() else 0.0
+    nll = float(-np.log(np.maximum(p[np.arange(len(y)), y], 1e-12)).mean())
+    each = " ".join(f"{d}:{right[y == d].mean():.3f}" for d in range(10))
+    return (
+        f"{len(y)} marks: right {right.mean():.4f}, NLL {nll:.4f}, accepted {sure.mean():.4f} "
+        f"({int((sure & ~right).sum())} wrong), accepted with no error possible "
+        f"{((confidence > worst) & right).mean():.4f} (most confident wrong reading "
+        f"{worst:.5f})\n      each digit: {each}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("models", nargs="*", type=Path, default=[digits.MODEL_PATH])
+    parser.add_argument("--per-digit", type=int, default=4, help="simulated squares per digit")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    sets = {}
+    for part in ("calibration", "measure"):
+        sets[f"{part}, simulated squares"] = simulated(part, args.per_digit, args.seed)
+        sets[f"{part}, written plainly"] = plain(part, args.seed)
+    for path in args.models:
+        model = digits.load_model_file(path)
+        print(f"{path} ({len(model.nets)} networks, temperature {model.temperature})")
+        for name, marks in sets.items():
+            print(f"  {name}: {summary(model, marks)}")
+
+
+if __name__ == "__main__":
+    main()
