@@ -174,13 +174,26 @@ def test_games_use_powers_and_differ_by_seed() -> None:
 
 
 def test_pairing_counts_replaced_numbers_and_steps() -> None:
-    assert fits((3,), (5,), 1, 0, False) and not fits((3,), (5,), 0, 1, False)
-    assert fits((3,), (4,), 0, 1, False)  # one step of Armored support
-    assert fits((8,), (6,), 0, 2, False) and not fits((8,), (6,), 0, 1, False)
-    assert fits((7,), (W,), 0, 1, False)  # a 7 not answered yet: one step from a roll
+    # fits(first's, second's, Air raids, Stolen Intel copies, steps, solo)
+    assert fits((3,), (5,), 1, 0, 0, False) and fits((3,), (5,), 0, 1, 0, False)
+    assert not fits((3,), (5,), 0, 0, 1, False)
+    assert fits((3,), (4,), 0, 0, 1, False)  # one step of Armored support
+    assert fits((8,), (6,), 0, 0, 2, False) and not fits((8,), (6,), 0, 0, 1, False)
+    assert fits((7,), (W,), 0, 0, 1, False)  # a 7 not answered yet: one step from a roll
     # Solo: the human's 7 may copy the AI's 7 (Stolen Intel), or be a 6 moved up.
-    assert fits((7,), (3,), 1, 0, True) and fits((7,), (6,), 0, 1, True)
-    assert not fits((7,), (3,), 0, 0, True)
+    assert fits((7,), (3,), 0, 1, 0, True) and fits((7,), (6,), 0, 0, 1, True)
+    assert not fits((7,), (3,), 0, 0, 0, True)
+
+
+def test_air_raid_writes_the_die_so_a_number_past_six_it_wrote_took_a_step() -> None:
+    # A 7 against a 2: the 7 replaced by Air raid is still a 6 moved up; a copy needs no step.
+    assert not fits((7,), (2,), 1, 0, 0, False) and fits((7,), (2,), 1, 0, 1, False)
+    assert fits((7,), (2,), 0, 1, 0, False)
+    assert not fits((7,), (3,), 1, 0, 0, True) and fits((7,), (3,), 1, 0, 1, True)
+    # Two raids and two steps explain a 7 and a 1 against two 2s, not also a 1 and a 2 more
+    # (a 1 misread as 7 on a sheet whose ticks seemed to leave room for it).
+    assert fits((1, 7), (2, 2), 2, 0, 2, False)
+    assert not fits((1, 1, 1, 7), (2, 2, 2, 7), 2, 0, 2, False)
 
 
 # --- the decision given the rules --------------------------------------------------------------

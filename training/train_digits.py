@@ -567,8 +567,16 @@ MIN_THRESHOLD = 0.995
 MIN_CALIBRATION_SQUARES = 1000
 TEMPERATURES = (0.5, 0.6, 0.7, 0.85, 1.0, 1.25, 1.5)
 # The temperature of the candidates in the reading given the rules (reader/joint.py), on top
-# of the recogniser's own: above 1 the rules weigh more against the handwriting.
-JOINT_TEMPERATURES = (0.35, 0.5, 0.75, 1.0, 1.5)
+# of the recogniser's own: above 1 the rules weigh more against the handwriting. Never below 1:
+# that would make the handwriting surer than the recogniser's own calibrated probabilities, and
+# the rules would then "settle" squares they leave open (on the shipped model's calibration
+# photos at 0.35, twelve squares were accepted wrong at 0.99 and more given the rules, each one
+# where the ticks left room for the true number and the wrong one alike).
+JOINT_TEMPERATURES = (1.0, 1.25, 1.5)
+# A class needs this many wrong readings above the floor for a threshold of its own: the
+# highest of fewer says little about the next hand, so such classes share one threshold, the
+# highest wrong reading among all of them.
+OWN_THRESHOLD_WRONG = 5
 
 
 class Remembering:
@@ -765,15 +773,19 @@ class Calibration:
 def thresholds_for(found: list[Outcome], floor: float) -> tuple[float, ...]:
     """For each class, the lowest threshold above which no reading showing it that was not
     flagged otherwise (nor sure whatever the threshold) was wrong; never below the floor.
-    Two-digit readings count for every class."""
-    out = [floor] * len(digits.CLASSES)
+    Two-digit readings count for every class. Classes with fewer than OWN_THRESHOLD_WRONG
+    wrong readings above the floor are pooled: each takes the highest threshold among them."""
+    wrong: list[list[float]] = [[] for _ in digits.CLASSES]
     for o in found:
         if o.right or o.flagged or o.kept:
             continue
         shown = _class_of(o.value)
-        for c in range(len(out)) if shown == digits.CLASSES.index("other") else [shown]:
-            out[c] = max(out[c], _just_above(o.confidence))
-    return tuple(out)
+        for c in range(len(wrong)) if shown == digits.CLASSES.index("other") else [shown]:
+            wrong[c].append(_just_above(o.confidence))
+    own = [max([floor, *w]) for w in wrong]
+    sparse = [c for c, w in enumerate(wrong) if sum(t > floor for t in w) < OWN_THRESHOLD_WRONG]
+    pooled = max([floor, *(own[c] for c in sparse)])
+    return tuple(pooled if c in sparse else t for c, t in enumerate(own))
 
 
 def _just_above(confidence: float) -> float:

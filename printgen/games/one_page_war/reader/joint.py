@@ -7,7 +7,8 @@ number, on its user's side, and ticks a box on both sides: Armored support moves
 step, Air raid and Stolen Intel replace one (by the die's number, by a copy of a rival's number),
 Redeployment swaps two and Allies writes an S (neither changes which numbers a side holds). So
 the numbers of the two sides pair up one to one, each pair from one roll, up to as many replaced
-numbers as Air raid and Stolen Intel were used and as many steps as Armored support was; an
+numbers as Air raid and Stolen Intel were used (Air raid writes the die's 1 to 6, so a number
+past them it wrote still took its steps) and as many steps as Armored support was; an
 unfinished sheet may hold one number its rival has not answered yet. In solo an AI star stands
 for the number it replaced, and the human's uses are the ticks less the AI's own (an arena where
 the AI has a star holds at least one AI tick). On a team sheet a team-mate may give a power's
@@ -51,7 +52,6 @@ from printgen.games.one_page_war.sheet import (
 )
 
 AIR_RAID = "Air raid"
-REPLACING = (AIR_RAID, STOLEN_INTEL)  # powers that put another number in a square
 DIE = range(1, 7)
 UNREAD = "?"  # a number written so that nobody can read it: it pairs with anything
 EMPTY = "_"
@@ -79,13 +79,20 @@ class Budget:
     uses: tuple[tuple[str, str, int], ...]
     unbounded: bool = False  # a team sheet: gifts from team-mates are not on this sheet
 
-    def changes(self, starred: frozenset[str] = frozenset()) -> int:
-        """Numbers that Air raid and Stolen Intel may have replaced; in solo an arena where the
-        AI has a star holds one AI tick, which changed nothing."""
-        return sum(max(0, n - (a in starred)) for a, p, n in self.uses if p in REPLACING)
+    def raids(self, starred: frozenset[str] = frozenset()) -> int:
+        """Numbers Air raid may have replaced by the die's (1 to 6); in solo an arena where the
+        AI has a star holds one AI tick, which changed nothing of the human's."""
+        return self._human(AIR_RAID, starred)
+
+    def copies(self, starred: frozenset[str] = frozenset()) -> int:
+        """Numbers Stolen Intel may have written as a copy of a rival's number."""
+        return self._human(STOLEN_INTEL, starred)
 
     def steps(self, starred: frozenset[str] = frozenset()) -> int:
-        return sum(max(0, n - (a in starred)) for a, p, n in self.uses if p == ARMORED_SUPPORT)
+        return self._human(ARMORED_SUPPORT, starred)
+
+    def _human(self, power: str, starred: frozenset[str]) -> int:
+        return sum(max(0, n - (a in starred)) for a, p, n in self.uses if p == power)
 
     def of(self, power: str) -> int:
         return sum(n for _, p, n in self.uses if p == power)
@@ -129,32 +136,43 @@ def _out(v: int) -> int:
     return 0 if v in DIE else (1 - v if v < 1 else v - 6)
 
 
+# A pair's cost: (numbers Air raid replaced, numbers Stolen Intel wrote, steps of Armored support).
+Cost = tuple[int, int, int]
+
+
 @cache
-def _duel_costs(x: int, y: int) -> tuple[tuple[int, int], ...]:
-    """(numbers replaced, steps) that explain a pair of a duel: two numbers from one roll."""
+def _duel_costs(x: int, y: int) -> tuple[Cost, ...]:
+    """What explains a pair of a duel: two numbers written for one roll. Air raid writes the
+    die's 1 to 6, so a replaced number past them still needs its steps; a Stolen Intel copy may
+    be any number the rival holds, so it needs none."""
     if x == W and y == W:
-        return ((0, 0),)
+        return ((0, 0, 0),)
     if W in (x, y):
         v = y if x == W else x
-        return ((0, _out(v)), (1, 0))
+        return ((0, 0, _out(v)), (0, 1, 0))
     both = min(abs(x - d) + abs(y - d) for d in DIE)
-    return ((0, both), (1, min(_out(x), _out(y))), (2, 0))
+    one = min(_out(x), _out(y))
+    # Two numbers replaced never beat one, unless both are copies.
+    return ((0, 0, both), (1, 0, _out(x) + _out(y)), (0, 1, one), (0, 2, 0))
 
 
 @cache
-def _solo_costs(h: int, d: int) -> tuple[tuple[int, int], ...]:
+def _solo_costs(h: int, d: int) -> tuple[Cost, ...]:
     """The same for the human's number `h` and the roll `d` the AI wrote (its number less one):
     only the human changes numbers; Air raid writes 1 to 6, Stolen Intel copies the AI's 2 to 7."""
     if h == W:
-        return ((0, 0),)
-    replaced = (1, max(0, h - 7, 1 - h))
+        return ((0, 0, 0),)
+    raided = (1, 0, _out(h))
+    copied = (0, 1, max(0, h - 7, 1 - h))
     if d == W:
-        return ((0, _out(h)), replaced)
-    return ((0, abs(h - d)), replaced)
+        return ((0, 0, _out(h)), raided, copied)
+    return ((0, 0, abs(h - d)), raided, copied)
 
 
 @lru_cache(maxsize=1 << 16)
-def fits(a: tuple[int, ...], b: tuple[int, ...], changes: int, steps: int, solo: bool) -> bool:
+def fits(
+    a: tuple[int, ...], b: tuple[int, ...], raids: int, copies: int, steps: int, solo: bool
+) -> bool:
     """Whether the numbers `a` of one side pair one to one with `b` of the other within the
     budget (W pairs with anything). `a` and `b` are what is left once equal numbers of the die's
     range are paired off, which never costs a better pairing (a pair of equal numbers is free,
@@ -162,7 +180,7 @@ def fits(a: tuple[int, ...], b: tuple[int, ...], changes: int, steps: int, solo:
     if not a:
         return not b
     wild = a.count(W) + b.count(W)
-    if len(a) - wild > changes + steps:  # every pair without a W costs a change or a step
+    if len(a) - wild > raids + copies + steps:  # every pair without a W costs something
         return False
     x, rest = a[0], a[1:]
     seen: set[int] = set()
@@ -172,8 +190,13 @@ def fits(a: tuple[int, ...], b: tuple[int, ...], changes: int, steps: int, solo:
             continue
         seen.add(y)
         others = b[:j] + b[j + 1 :]
-        for c, s in costs(x, y):
-            if c <= changes and s <= steps and fits(rest, others, changes - c, steps - s, solo):
+        for r, c, s in costs(x, y):
+            if (
+                r <= raids
+                and c <= copies
+                and s <= steps
+                and fits(rest, others, raids - r, copies - c, steps - s, solo)
+            ):
                 return True
     return False
 
@@ -250,7 +273,7 @@ class Joint:
             found = f"this side's {_listed(mine)} is unmatched"
         else:
             found = "the numbers do not add up"
-        if self.budget.changes() + self.budget.steps() == 0:
+        if self.budget.raids() + self.budget.copies() + self.budget.steps() == 0:
             return f"{found} and no power explains it"
         return f"{found}, more than {self.budget.to_text()} explain"
 
@@ -404,7 +427,8 @@ class _Judge:
         return fits(
             tuple(a),
             tuple(b),
-            self.budget.changes(starred),
+            self.budget.raids(starred),
+            self.budget.copies(starred),
             self.budget.steps(starred),
             self.solo,
         )
