@@ -207,8 +207,9 @@ def _decide(
 ) -> Reading:
     """A square decided given the rules. A reading sure on its own stays sure unless the rules
     make another value likelier; one unsure only of its value becomes sure when its probability
-    given the rules clears the calibrated threshold (and the recogniser gave that value at least
-    RESCUE_SUPPORT); any other doubt stays."""
+    given the rules clears the calibrated threshold, never below the recogniser's own for that
+    value (and the recogniser gave that value at least RESCUE_SUPPORT); any other doubt
+    stays."""
     shown = [v for v in b.values if v != UNREAD]
     if not shown:  # no reading the sheet can hold: the rules say nothing of it
         return _alone(r, problems, mode)
@@ -229,12 +230,10 @@ def _decide(
             why = f"read as {r.value}, but given the rules only {p:.0%} sure ({second} fits too)"
         return replace(decided, unsure=True, why=why, only_low_confidence=False)
     support = dict(r.candidates).get(value, r.confidence if value == r.value else 0.0)
-    if (
-        r.only_low_confidence
-        and b.value != UNREAD
-        and p >= model.joint_threshold_for(value)
-        and support >= RESCUE_SUPPORT
-    ):
+    # The bar given the rules is never below the recogniser's own: where the rules say nothing,
+    # a square's posterior is its own probability, which was not enough on its own.
+    bar = max(model.threshold_for(value), model.joint_threshold_for(value))
+    if r.only_low_confidence and b.value != UNREAD and p >= bar and support >= RESCUE_SUPPORT:
         return replace(
             decided, unsure=False, why="", only_low_confidence=False, settled_by_rules=True
         )
