@@ -236,6 +236,23 @@ def test_a_square_the_ticks_leave_open_stays_unsure() -> None:
     assert cell.unsure and cell.value == "5"
 
 
+def test_where_the_rules_leave_a_square_open_the_recogniser_s_own_bar_holds() -> None:
+    # 97 % a 5 on its own, under the recogniser's threshold of 0.995: one Air raid leaves the 3
+    # open, so its probability given the rules stays about its own, and that is not enough,
+    # whatever lower threshold (here 0.95) the calibration measured given the rules.
+    where = ("Land", Side.FIRST, 0)
+    reading = _ticks(_ambiguous(sheet_reading(MIRRORED), where, {"5": 0.97, "3": 0.03}), "Air", 1)
+    classes = len(digits.CLASSES)
+    lenient = MODEL.with_calibration(1.0, 0.95, (0.995,) * classes).with_joint(
+        1.0, (0.95,) * classes
+    )
+    cell = _square(cross_check(reading, LAYOUT, Mode.DUEL, lenient), where)
+    assert cell.unsure and cell.value == "5" and cell.confidence > 0.95
+    # With no tick the 3 is the only number that pairs: the rules settle it, past both bars.
+    settled = _square(cross_check(_ticks(reading, "Air", 0), LAYOUT, Mode.DUEL, lenient), where)
+    assert (settled.value, settled.unsure) == ("3", False)
+
+
 def test_a_number_that_needs_an_unsure_tick_is_never_settled_by_it() -> None:
     # First's Air 6 read as 7 or 6: a 7 is a 6 moved up by Armored support, which needs a
     # Land tick. With no tick, the rules settle it as 6.
