@@ -254,15 +254,28 @@ def test_where_the_rules_leave_a_square_open_the_recogniser_s_own_bar_holds() ->
 
 
 def test_a_number_that_needs_an_unsure_tick_is_never_settled_by_it() -> None:
-    # First's Air 6 read as 7 or 6: a 7 is a 6 moved up by Armored support, which needs a
-    # Land tick. With no tick, the rules settle it as 6.
+    # First's Air 6 read as 7, 6 or 5: a 7 is a 6 moved up by Armored support, which needs a
+    # Land tick. With no tick, the rules settle it as 6 (the 5 pairs with nothing).
     where = ("Air", Side.FIRST, 1)
-    reading = _ambiguous(sheet_reading(MIRRORED), where, {"7": 0.6, "6": 0.4})
+    reading = _ambiguous(sheet_reading(MIRRORED), where, {"7": 0.6, "6": 0.38, "5": 0.02})
     cell = _square(cross_check(reading, LAYOUT, Mode.DUEL, MODEL), where)
     assert (cell.value, cell.unsure) == ("6", False)
     # A Land tick read unsurely may be one: then the 7 may be right, and the square stays open.
     ticked = _ticks(reading, "Land", 1, unsure=True)
     assert _square(cross_check(ticked, LAYOUT, Mode.DUEL, MODEL), where).unsure
+
+
+def test_a_value_the_sheet_cannot_hold_settles_nothing_by_being_left_out() -> None:
+    # Read as 9 (impossible on this layout) or 3 or 2: leaving the 9 out makes the 3 look 97 %
+    # sure, but the other squares say nothing of 3 against 2 (one Air raid), so it stays unsure.
+    where = ("Land", Side.FIRST, 0)  # a 3
+    candidates = {"9": 0.82, "3": 0.175, "2": 0.005}
+    reading = _ticks(_ambiguous(sheet_reading(MIRRORED), where, candidates), "Air", 1)
+    cell = _square(cross_check(reading, LAYOUT, Mode.DUEL, MODEL), where)
+    assert cell.unsure and cell.value == "3" and cell.confidence < 0.5
+    # With no tick only a 3 pairs: that is the other squares' evidence, and it settles it.
+    settled = _square(cross_check(_ticks(reading, "Air", 0), LAYOUT, Mode.DUEL, MODEL), where)
+    assert (settled.value, settled.unsure) == ("3", False)
 
 
 def test_a_sheet_far_from_any_legal_game_is_judged_square_by_square() -> None:

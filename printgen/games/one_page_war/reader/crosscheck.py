@@ -230,10 +230,12 @@ def _decide(
             why = f"read as {r.value}, but given the rules only {p:.0%} sure ({second} fits too)"
         return replace(decided, unsure=True, why=why, only_low_confidence=False)
     support = dict(r.candidates).get(value, r.confidence if value == r.value else 0.0)
+    sure = paired(support, p, b.own_of(value))
+    decided = replace(decided, confidence=sure)
     # The bar given the rules is never below the recogniser's own: where the rules say nothing,
-    # a square's posterior is its own probability, which was not enough on its own.
+    # a square's probability given them is its own, which was not enough on its own.
     bar = max(model.threshold_for(value), model.joint_threshold_for(value))
-    if r.only_low_confidence and b.value != UNREAD and p >= bar and support >= RESCUE_SUPPORT:
+    if r.only_low_confidence and b.value != UNREAD and sure >= bar and support >= RESCUE_SUPPORT:
         return replace(
             decided, unsure=False, why="", only_low_confidence=False, settled_by_rules=True
         )
@@ -241,6 +243,21 @@ def _decide(
     if value != r.value:
         why += f"; given the rules more likely {value}"
     return replace(decided, why=why)
+
+
+def paired(own: float, posterior: float, legal: float) -> float:
+    """The recogniser's probability `own` of a value, moved by what the other squares add and
+    nothing else: its odds times the odds of the `posterior` given the rules over the odds of
+    the square's `legal` probability (its own, the values the sheet cannot hold left out).
+    Leaving out an impossible value (a 9, an 8 without Armored support) lifts what is left of a
+    square's own mass in a way its calibration never measured: a square read as 9 or 3 is no
+    surer a 3 for 9 being impossible. Only the pairing with the other squares counts."""
+    if legal >= 1.0 or own <= 0.0 or posterior <= 0.0:
+        return own  # one value the square can hold, or none: the other squares add nothing
+    if posterior >= 1.0 or own >= 1.0:
+        return 1.0
+    odds = own / (1 - own) * (posterior / (1 - posterior)) / (legal / (1 - legal))
+    return odds / (1 + odds)
 
 
 def _side(r: Reading) -> int:

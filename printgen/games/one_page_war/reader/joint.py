@@ -221,6 +221,9 @@ class Belief:
     values: tuple[str, ...]
     posterior: tuple[float, ...]
     estimate: tuple[float, ...]
+    # The square's own probability of each value, with the values the sheet cannot hold left
+    # out: what the posterior would be if the other squares said nothing.
+    own: tuple[float, ...] = ()
 
     @property
     def value(self) -> str:
@@ -228,6 +231,9 @@ class Belief:
 
     def of(self, value: str) -> float:
         return self.posterior[self.values.index(value)] if value in self.values else 0.0
+
+    def own_of(self, value: str) -> float:
+        return self.own[self.values.index(value)] if value in self.values and self.own else 0.0
 
 
 @dataclass(frozen=True)
@@ -249,16 +255,19 @@ class Joint:
         for mine, theirs in zip(self.beliefs, other.beliefs, strict=True):
             pairs = sorted(
                 (
-                    (min(p, theirs.of(v)), e, v)
-                    for v, p, e in zip(mine.values, mine.posterior, mine.estimate, strict=True)
+                    (min(p, theirs.of(v)), e, v, o)
+                    for v, p, e, o in zip(
+                        mine.values, mine.posterior, mine.estimate, mine.own, strict=True
+                    )
                 ),
-                key=lambda pev: -pev[0],
+                key=lambda peco: -peco[0],
             )
             beliefs.append(
                 Belief(
-                    tuple(v for _, _, v in pairs),
-                    tuple(p for p, _, _ in pairs),
-                    tuple(e for _, e, _ in pairs),
+                    tuple(v for _, _, v, _ in pairs),
+                    tuple(p for p, _, _, _ in pairs),
+                    tuple(e for _, e, _, _ in pairs),
+                    tuple(o for _, _, _, o in pairs),
                 )
             )
         return replace(self, beliefs=tuple(beliefs), readings=self.readings + other.readings)
@@ -550,6 +559,7 @@ def _search(model: list[_Square], judge: _Judge, budget: Budget, mode: Mode) -> 
                 tuple(s.values[r] for r in ranked),
                 tuple(posterior[r] for r in ranked),
                 tuple(estimate[r] for r in ranked),
+                tuple(s.q[r] for r in ranked),
             )
         )
     return Joint(
