@@ -25,8 +25,8 @@ SHEETS = [
     (7103, "duel", Paper.LETTER, (4032, 3024)),
 ]
 # The share of digit squares read surely and right must stay above this (the bench measures
-# about 84 % on 2,040 such squares; 82 % on these three sheets): a floor, so that a regression
-# shows without the test being brittle.
+# 75-77 % on 2,059 such squares; 77 % on these three sheets, 85 of 110): a floor, so that a
+# regression shows without the test being brittle.
 ACCEPTED_FLOOR = 0.75
 # Misreads not flagged that no check catches, each looked at: the target (none) is NOT
 # met while this holds anything. Listed so that any other one fails the test, and so that the
