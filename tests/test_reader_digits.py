@@ -210,14 +210,6 @@ def test_clean_real_digits_come_back_sure_and_right() -> None:
     assert (right | ~sure).all()
 
 
-def test_percentile_is_numpys() -> None:
-    rng = np.random.default_rng(4)
-    for shape in [(1,), (2,), (7, 9), (71, 70)]:
-        values = rng.uniform(0, 1, shape).astype(np.float32)
-        for q in (0, 50, 90, 99.5, 100):
-            assert digits.percentile(values, q) == pytest.approx(np.percentile(values, q), abs=1e-6)
-
-
 def test_the_networks_run_on_one_blas_thread_and_restore_it() -> None:
     setter = digits._blas_threads_setter()
     if setter is None:
