@@ -16,7 +16,7 @@ from printgen.games.one_page_war.reader.quantile import median, percentile
 def test_percentile_is_numpys(dtype: type) -> None:
     rng = np.random.default_rng(4)
     for shape in [(1,), (2,), (7, 9), (71, 70)]:
-        values = (rng.uniform(0, 1, shape) * 255).astype(dtype)
+        values: np.ndarray = (rng.uniform(0, 1, shape) * 255).astype(dtype)
         for q in (0, 1, 5, 50, 90, 95, 99.5, 100):
             assert percentile(values, q) == pytest.approx(np.percentile(values, q), abs=1e-4)
 
