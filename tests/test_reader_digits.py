@@ -16,7 +16,7 @@ from printgen.games.one_page_war.reader.errors import ModelFileError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from training import handwriting as hw  # noqa: E402
-from training import real_digits  # noqa: E402
+from training import measure_digits, real_digits  # noqa: E402
 
 
 def _arrays(path: Path) -> dict[str, np.ndarray]:
@@ -186,16 +186,7 @@ def test_clean_real_digits_come_back_sure_and_right() -> None:
     ordinary digit must not come back unsure, and none is accepted wrong."""
     sample = real_digits.test_sample()
     model = digits.model()
-    rng = np.random.default_rng(2)
-    rows = []
-    for i in range(len(sample)):
-        pen = real_digits.Pen(None, 0.9, False)
-        ink = real_digits.write_digit(
-            sample.images[i], sample.skeleton(i), (72, 72), (6, 6, 66, 66), pen, rng
-        )
-        f = digits.features(digits.significant_ink(ink))
-        assert f is not None
-        rows.append(f)
+    rows = list(measure_digits.plain(sample, seed=2).rows)
     p = digits.classify(rows)
     guess = p.argmax(axis=1)
     right = guess == sample.labels
