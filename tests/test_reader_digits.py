@@ -16,7 +16,7 @@ from printgen.games.one_page_war.reader.errors import ModelFileError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from training import handwriting as hw  # noqa: E402
-from training import real_digits  # noqa: E402
+from training import measure_digits, real_digits  # noqa: E402
 
 
 def _arrays(path: Path) -> dict[str, np.ndarray]:
@@ -186,16 +186,7 @@ def test_clean_real_digits_come_back_sure_and_right() -> None:
     ordinary digit must not come back unsure, and none is accepted wrong."""
     sample = real_digits.test_sample()
     model = digits.model()
-    rng = np.random.default_rng(2)
-    rows = []
-    for i in range(len(sample)):
-        pen = real_digits.Pen(None, 0.9, False)
-        ink = real_digits.write_digit(
-            sample.images[i], sample.skeleton(i), (72, 72), (6, 6, 66, 66), pen, rng
-        )
-        f = digits.features(digits.significant_ink(ink))
-        assert f is not None
-        rows.append(f)
+    rows = list(measure_digits.plain(sample, seed=2).rows)
     p = digits.classify(rows)
     guess = p.argmax(axis=1)
     right = guess == sample.labels
@@ -208,14 +199,6 @@ def test_clean_real_digits_come_back_sure_and_right() -> None:
     assert right.mean() >= 0.96
     assert sure.mean() >= 0.85
     assert (right | ~sure).all()
-
-
-def test_percentile_is_numpys() -> None:
-    rng = np.random.default_rng(4)
-    for shape in [(1,), (2,), (7, 9), (71, 70)]:
-        values = rng.uniform(0, 1, shape).astype(np.float32)
-        for q in (0, 50, 90, 99.5, 100):
-            assert digits.percentile(values, q) == pytest.approx(np.percentile(values, q), abs=1e-6)
 
 
 def test_the_networks_run_on_one_blas_thread_and_restore_it() -> None:

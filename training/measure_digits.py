@@ -62,9 +62,8 @@ def simulated(part: str, per_digit: int, seed: int) -> Marks:
     return Marks(np.stack(rows), np.array(labels))
 
 
-def plain(part: str, seed: int) -> Marks:
-    """Each digit of `part` once, written plainly with a dark pen in a clean square."""
-    real = real_digits.part(part)
+def plain(real: real_digits.RealDigits, seed: int) -> Marks:
+    """Each digit of `real` once, written plainly with a dark pen in a clean square."""
     rng = np.random.default_rng(seed)
     rows = []
     for i in range(len(real)):
@@ -107,7 +106,7 @@ def main() -> None:
     sets = {}
     for part in ("calibration", "measure"):
         sets[f"{part}, simulated squares"] = simulated(part, args.per_digit, args.seed)
-        sets[f"{part}, written plainly"] = plain(part, args.seed)
+        sets[f"{part}, written plainly"] = plain(real_digits.part(part), args.seed)
     for path in args.models:
         model = digits.load_model_file(path)
         print(f"{path} ({len(model.nets)} networks, temperature {model.temperature})")

@@ -11,6 +11,7 @@ import numpy as np
 
 from printgen.games.one_page_war.geometry import Kind, SheetGeometry
 from printgen.games.one_page_war.reader.markers import Markers
+from printgen.games.one_page_war.reader.quantile import median, percentile
 
 # Blur is judged against the writing it blurs. Measured on 1,518 written squares photographed
 # at blurs up to a fifth of the writing's height (docs/reader.md, "Blur"): up to a tenth, the
@@ -44,8 +45,8 @@ def _step_sigma(patch: np.ndarray) -> float | None:
     blurred by a Gaussian of sigma s, the steepest gradient is contrast / (s * sqrt(2 pi))."""
     gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3, scale=1 / 8)
     gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3, scale=1 / 8)
-    steepest = float(np.percentile(np.hypot(gx, gy), 99.5))
-    contrast = float(np.percentile(patch, 95) - np.percentile(patch, 5))
+    steepest = percentile(np.hypot(gx, gy), 99.5)
+    contrast = percentile(patch, 95) - percentile(patch, 5)
     if steepest <= 0 or contrast <= 10:
         return None
     return contrast / (steepest * np.sqrt(2 * np.pi))
@@ -60,12 +61,12 @@ def photo_blur_px(grey: np.ndarray) -> float:
     for y in range(0, h - tile + 1, tile):
         for x in range(0, w - tile + 1, tile):
             patch = grey[y : y + tile, x : x + tile].astype(np.float32)
-            if np.percentile(patch, 95) - np.percentile(patch, 5) < STRONG_EDGE:
+            if percentile(patch, 95) - percentile(patch, 5) < STRONG_EDGE:
                 continue
             sigma = _step_sigma(patch)
             if sigma is not None:
                 sigmas.append(sigma)
-    return float(np.median(sigmas)) if sigmas else 0.0
+    return median(sigmas) if sigmas else 0.0
 
 
 def blur_px(grey: np.ndarray, markers: Markers) -> float:
@@ -79,7 +80,7 @@ def blur_px(grey: np.ndarray, markers: Markers) -> float:
         patch = grey[max(0, y0) : y1, max(0, x0) : x1].astype(np.float32)
         if patch.size >= 64 and (sigma := _step_sigma(patch)) is not None:
             sigmas.append(sigma)
-    return float(np.median(sigmas)) if sigmas else 0.0
+    return median(sigmas) if sigmas else 0.0
 
 
 def blur_mm(grey: np.ndarray, markers: Markers, geometry: SheetGeometry) -> float:
@@ -97,4 +98,4 @@ def blur_mm(grey: np.ndarray, markers: Markers, geometry: SheetGeometry) -> floa
             continue
         px_per_mm = float(np.sqrt(cv2.contourArea(quad))) / size_mm
         sigmas.append(sigma_px / px_per_mm)
-    return float(np.median(sigmas)) if sigmas else 0.0
+    return median(sigmas) if sigmas else 0.0

@@ -14,6 +14,7 @@ from printgen.games.one_page_war.geometry import Element, Kind, SheetGeometry
 from printgen.games.one_page_war.reader import digits
 from printgen.games.one_page_war.reader.blur import NOMINAL_GLYPH_MM, SOFT_WHY, too_soft
 from printgen.games.one_page_war.reader.locate import PX_PER_MM
+from printgen.games.one_page_war.reader.quantile import median, percentile
 
 # How far inside a printed box its interior starts: clear of the printed line and of a small
 # misregistration of the homography.
@@ -231,7 +232,7 @@ def allies_candidates(patch: np.ndarray, using: digits.Model | None = None) -> d
 
 def median_glyph_mm(readings: list[Reading]) -> float:
     heights = [r.glyph_mm for r in readings if r.glyph_mm is not None]
-    return float(np.median(heights)) if heights else NOMINAL_GLYPH_MM
+    return median(heights) if heights else NOMINAL_GLYPH_MM
 
 
 def glyph_mm(patch: np.ndarray) -> float | None:
@@ -313,7 +314,7 @@ def read_ticks(ink: InkMap, boxes: tuple[Element, ...]) -> list[Reading]:
             best_gap, cut = hi - lo, (lo + hi) / 2
     cut = min(max(cut, TICK_EMPTY_MAX * 1.5), TICK_TICKED_MIN)
     empties = [s for s in scores if s < cut]
-    noise = float(np.percentile(empties, 90)) if empties else 0.0
+    noise = percentile(np.array(empties), 90) if empties else 0.0
     readings = []
     for e, s in zip(boxes, scores, strict=True):
         ticked = s >= cut

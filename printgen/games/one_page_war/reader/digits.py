@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from printgen.games.one_page_war.reader.errors import ModelFileError
+from printgen.games.one_page_war.reader.quantile import percentile
 
 CLASSES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "*", "S", "empty", "other")
 EMPTY = "empty"
@@ -50,18 +51,6 @@ class Marks:
     ink: np.ndarray  # float32 ink map, 0 paper .. 1 black
     mask: np.ndarray  # bool, the significant ink
     boxes: tuple[tuple[int, int, int, int], ...]  # x, y, w, h of each part, left to right
-
-
-def percentile(values: np.ndarray, q: float) -> float:
-    """np.percentile's linear interpolation for one q, from a partial sort: a sheet asks this
-    some 150 times, and np.percentile's own overhead was a third of reading every cell."""
-    flat = values.ravel()
-    at = q / 100 * (flat.size - 1)
-    lo = int(at)
-    hi = min(lo + 1, flat.size - 1)
-    part = np.partition(flat, (lo, hi))
-    a, b = float(part[lo]), float(part[hi])
-    return a + (b - a) * (at - lo)
 
 
 def significant_ink(ink: np.ndarray) -> Marks:

@@ -22,6 +22,7 @@ from printgen.games.one_page_war.geometry import (
     Kind,
     SheetGeometry,
 )
+from printgen.games.one_page_war.reader.quantile import percentile
 
 CORNER_NAMES = {marker_id: corner for corner, marker_id in MARKER_IDS.items()}
 # Markers in opposite corners: with the printed grid, two of these are enough to place the sheet.
@@ -148,7 +149,7 @@ def project(transform: np.ndarray, points: np.ndarray) -> np.ndarray:
 
 def _stretched(patch: np.ndarray) -> Iterable[np.ndarray]:
     """The patch with its contrast stretched, then also evened out locally and sharpened."""
-    lo, hi = np.percentile(patch, (1, 99))
+    lo, hi = percentile(patch, 1), percentile(patch, 99)
     if hi - lo < 8:
         return
     stretched = np.clip((patch.astype(np.float32) - lo) * (255.0 / (hi - lo)), 0, 255).astype(
