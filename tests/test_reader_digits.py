@@ -197,7 +197,10 @@ def test_clean_real_digits_come_back_sure_and_right() -> None:
     for k in np.flatnonzero(~right & sure):
         print(f"digit {sample.labels[k]} read as {shown[k]} at {p[k].max():.4f}")
     assert right.mean() >= 0.96
-    assert sure.mean() >= 0.85
+    # 78 % with the shipped calibration: one threshold pooled over every class (0.9965 at
+    # temperature 0.85), where a threshold per class (85 % here) had let a 3 read as 2 through
+    # at the floor on the measure sheets.
+    assert sure.mean() >= 0.75
     assert (right | ~sure).all()
 
 
