@@ -379,6 +379,8 @@ class _Judge:
         self.solo = mode is Mode.SOLO
         self.arenas = arenas
         self.cache: dict[tuple[int, ...], bool] = {}
+        # (raids, copies, steps) the budget allows, by the stars of each arena
+        self.allowed: dict[tuple[int, ...], tuple[int, int, int]] = {}
 
     def __call__(self, counts: tuple[int, ...]) -> bool:
         found = self.cache.get(counts)
@@ -430,17 +432,14 @@ class _Judge:
             return True
         a, b = found
         t = self.tally
-        starred = frozenset(
-            name for name, n in zip(self.arenas, counts[t.stars : t.size], strict=True) if n
-        )
-        return fits(
-            tuple(a),
-            tuple(b),
-            self.budget.raids(starred),
-            self.budget.copies(starred),
-            self.budget.steps(starred),
-            self.solo,
-        )
+        stars = counts[t.stars : t.size]
+        allowed = self.allowed.get(stars)
+        if allowed is None:
+            starred = frozenset(name for name, n in zip(self.arenas, stars, strict=True) if n)
+            budget = self.budget
+            allowed = (budget.raids(starred), budget.copies(starred), budget.steps(starred))
+            self.allowed[stars] = allowed
+        return fits(tuple(a), tuple(b), *allowed, self.solo)
 
 
 # --- the search --------------------------------------------------------------------------------
@@ -532,8 +531,7 @@ def _search(model: list[_Square], judge: _Judge, budget: Budget, mode: Mode) -> 
             legal_mass += mass
             if first_legal is None:
                 first_legal = mass
-        for child in _children(changes, costs, len(order)):
-            step = sum(costs[k][r] for k, r in child) - sum(costs[k][r] for k, r in changes)
+        for child, step in _children(changes, costs, len(order)):
             heapq.heappush(heap, (cost + step, counter, child))
             counter += 1
         if legal_mass > 0 and 1.0 - explored <= ENOUGH * legal_mass:
@@ -575,20 +573,21 @@ def _search(model: list[_Square], judge: _Judge, budget: Budget, mode: Mode) -> 
 
 def _children(
     changes: tuple[tuple[int, int], ...], costs: list[list[float]], n: int
-) -> list[tuple[tuple[int, int], ...]]:
-    """The next readings after one, so that every reading is reached once and never before a
-    likelier one: the last changed square one rank further, the next square changed as well,
-    or (when the last was at its second reading) the change moved on to the next square."""
+) -> list[tuple[tuple[tuple[int, int], ...], float]]:
+    """The next readings after one, each with what it costs more, so that every reading is
+    reached once and never before a likelier one: the last changed square one rank further,
+    the next square changed as well, or (when the last was at its second reading) the change
+    moved on to the next square."""
     if not changes:
-        return [((0, 1),)] if n else []
+        return [(((0, 1),), costs[0][1])] if n else []
     *head, (k, r) = changes
     out = []
     if r + 1 < len(costs[k]):
-        out.append((*head, (k, r + 1)))
+        out.append(((*head, (k, r + 1)), costs[k][r + 1] - costs[k][r]))
     if k + 1 < n:
-        out.append((*changes, (k + 1, 1)))
+        out.append(((*changes, (k + 1, 1)), costs[k + 1][1]))
         if r == 1:
-            out.append((*head, (k + 1, 1)))
+            out.append(((*head, (k + 1, 1)), costs[k + 1][1] - costs[k][1]))
     return out
 
 
