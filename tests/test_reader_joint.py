@@ -81,6 +81,13 @@ def typed(first: dict[str, list[int]], second: dict[str, list[int]], mode: str =
 
 
 # Both sides hold the same numbers, in other arenas: a game with no power used.
+MIRRORED_SECOND = {
+    "Land": [4, 4, 4, 2],
+    "Air": [3, 3, 5],
+    "Sea": [1, 2, 6, 6, 5],
+    "Politics": [1, 2, 3],
+    "Espionage": [3, 5, 6, 1],
+}
 MIRRORED = typed(
     {
         "Land": [3, 3, 5, 1],
@@ -89,13 +96,7 @@ MIRRORED = typed(
         "Politics": [5, 5, 6],
         "Espionage": [1, 2, 3, 3],
     },
-    {
-        "Land": [4, 4, 4, 2],
-        "Air": [3, 3, 5],
-        "Sea": [1, 2, 6, 6, 5],
-        "Politics": [1, 2, 3],
-        "Espionage": [3, 5, 6, 1],
-    },
+    MIRRORED_SECOND,
 )
 
 
@@ -328,3 +329,39 @@ def test_a_team_sheets_ticks_bound_nothing() -> None:
     reading = _ambiguous(sheet_reading(MIRRORED), where, {"5": 0.55, "3": 0.45})
     cell = _square(cross_check(reading, LAYOUT, Mode.TEAM, MODEL), where)
     assert cell.unsure
+
+
+def test_a_number_past_the_die_is_always_checked_but_the_solo_ai_s_7_is_not() -> None:
+    # First stepped a 6 to 7 with Armored support (one tick in Land): legal, read surely, and
+    # still the player's to check, since a 1 written with a flag is the recogniser's surest
+    # mistake; the AI's 7 (a roll of 6, plus one) is an ordinary number.
+    first = {
+        "Land": [3, 3, 5, 1],
+        "Air": [2, 6, 7],
+        "Sea": [4, 4, 4, 2, 1],
+        "Politics": [5, 5, 6],
+        "Espionage": [1, 2, 3, 3],
+    }
+    reading = _ticks(sheet_reading(typed(first, dict(MIRRORED_SECOND))), "Land", 1)
+    checked = cross_check(reading, LAYOUT, Mode.DUEL, MODEL)
+    seven = _square(checked, ("Air", Side.FIRST, 2))
+    assert (seven.value, seven.unsure) == ("7", True)
+    assert "a number past the die's 1 to 6" in seven.why
+    assert [r for r in checked.squares if r.unsure] == [seven]
+
+    ai = {
+        "Land": [4, 4, 4, 2],
+        "Air": [3, 3, 7],
+        "Sea": [2, 3, 7, 7, 6],
+        "Politics": [2, 3, 4],
+        "Espionage": [4, 6, 7, 2],
+    }
+    human = {
+        "Land": [3, 3, 3, 1],
+        "Air": [2, 2, 6],
+        "Sea": [1, 2, 6, 6, 5],
+        "Politics": [1, 2, 3],
+        "Espionage": [3, 5, 6, 1],
+    }
+    solo = cross_check(sheet_reading(typed(human, ai, "solo")), LAYOUT, Mode.SOLO, MODEL)
+    assert not [r.why for r in solo.all if r.unsure]

@@ -17,7 +17,7 @@ from printgen.games.one_page_war.geometry import Side
 from printgen.games.one_page_war.layout import Layout
 from printgen.games.one_page_war.reader import digits
 from printgen.games.one_page_war.reader.cells import Reading, SheetReading
-from printgen.games.one_page_war.reader.joint import UNREAD, Belief, Joint, joint_reading
+from printgen.games.one_page_war.reader.joint import DIE, UNREAD, Belief, Joint, joint_reading
 from printgen.games.one_page_war.sheet import (
     ARMORED_SUPPORT,
     STOLEN_INTEL,
@@ -33,6 +33,13 @@ RESCUE_SUPPORT = 0.01
 # A reading sure on its own stays sure while its probability given the rules is at least this
 # and no other value is likelier: the rules may contradict a reading, never make one surer.
 KEEP = 0.5
+# A player's number past the die (0, 7, 8) is always checked by the player: only Armored
+# support (or a copied number) makes one, so it is rare on a sheet, while the recogniser learnt
+# every digit as equally likely, and a 1 written with a flag is its surest mistake (read as 7).
+PAST_THE_DIE = (
+    "read as {value}, a number past the die's 1 to 6, which only Armored support or a copied "
+    "number makes: check it"
+)
 FAR_NOTE = (
     "the numbers on the two sides do not pair up as in a game played by the rules ({why}), so "
     "each square was judged on its own: check the sheet"
@@ -150,6 +157,10 @@ def cross_check(
             notes = (f"the rules of the game settled {settled} square(s) the writing left open",)
     sheet = SheetReading(squares, sheet.ticks, sheet.allies, sheet.notes + notes)
 
+    for r in sheet.squares:
+        if not r.unsure and _past_the_die(r, mode):
+            doubt(r, PAST_THE_DIE.format(value=r.value))
+
     stars: Counter[str] = Counter()
     for r in sheet.squares:
         if r.value == "*":
@@ -188,6 +199,12 @@ def _names(mode: Mode) -> tuple[str, str]:
 
 def _ai_side(r: Reading, mode: Mode) -> bool:
     return mode is Mode.SOLO and r.element.side is Side.SECOND
+
+
+def _past_the_die(r: Reading, mode: Mode) -> bool:
+    """Whether a square shows a player's number the die cannot roll (the solo AI writes the
+    die plus one, so its 7 is an ordinary number)."""
+    return not _ai_side(r, mode) and r.value.isdigit() and int(r.value) not in DIE
 
 
 def _alone(r: Reading, problems: _Problems, mode: Mode) -> Reading:
