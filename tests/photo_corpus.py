@@ -249,6 +249,11 @@ class Shot:
     seed: int = 0
 
 
+# The photo most tests take: a 2 MP phone held a little off straight, a gentle blur and noise.
+SMALL = (1600, 1200)
+GENTLE = Shot(size=SMALL, tilt_deg=10, blur=0.4, noise=2, jpeg_quality=85, seed=7)
+
+
 def random_shot(rng: np.random.Generator, size: tuple[int, int] = (4032, 3024)) -> Shot:
     return Shot(
         size=size if rng.random() < 0.8 else (size[1], size[0]),

@@ -41,8 +41,7 @@ from printgen.render.units import Paper
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import photo_corpus  # noqa: E402
-
-SMALL = (1600, 1200)
+from photo_corpus import SMALL  # noqa: E402
 
 
 def _shot(seed: int) -> photo_corpus.Shot:

@@ -25,10 +25,9 @@ from printgen.render.units import Paper
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import photo_corpus  # noqa: E402
+from photo_corpus import SMALL  # noqa: E402
 
 locate_module = importlib.import_module("printgen.games.one_page_war.reader.locate")
-
-SMALL = (1600, 1200)
 
 
 def _shot(seed: int, **changes: object) -> photo_corpus.Shot:

@@ -26,9 +26,7 @@ from printgen.games.one_page_war.reader.errors import (
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import photo_corpus  # noqa: E402
-
-SMALL = (1600, 1200)
-GENTLE = photo_corpus.Shot(size=SMALL, tilt_deg=10, blur=0.4, noise=2, jpeg_quality=85, seed=7)
+from photo_corpus import GENTLE, SMALL  # noqa: E402
 
 
 def _png_header_only(path: Path, width: int, height: int) -> None:

@@ -23,15 +23,14 @@ from printgen.games.one_page_war.reader.cells import (
     SheetReading,
     read_ticks,
 )
-from printgen.games.one_page_war.reader.crosscheck import cross_check
+from printgen.games.one_page_war.reader.crosscheck import PAST_THE_DIE, cross_check
 from printgen.games.one_page_war.sheet import Mode
 from printgen.materials import PhotoOptions
 from printgen.render.units import Paper
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import photo_corpus  # noqa: E402
-
-SMALL = (1600, 1200)
+from photo_corpus import SMALL  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -194,10 +193,10 @@ def test_a_legal_sheet_passes_the_cross_check() -> None:
 def test_a_number_past_six_needs_armored_support_ticks() -> None:
     sheet = _sheet({("Air", "first", 0): "8"})
     assert any("Armored support" in why for why in _unsure(cross_check(sheet, LAYOUT, Mode.DUEL)))
-    # Two uses of Armored support (both Land boxes ticked on both sides) allow an 8.
-    assert (
-        _unsure(cross_check(_sheet({("Air", "first", 0): "8"}, ticks=2), LAYOUT, Mode.DUEL)) == []
-    )
+    # Two uses of Armored support (both Land boxes ticked on both sides) allow an 8, which is
+    # then only the player's to check, as every number past the die is (ruling 12).
+    allowed = _unsure(cross_check(_sheet({("Air", "first", 0): "8"}, ticks=2), LAYOUT, Mode.DUEL))
+    assert allowed == [PAST_THE_DIE.format(value="8")]
 
 
 def test_ticks_that_differ_between_the_sides_are_unsure() -> None:
