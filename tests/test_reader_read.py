@@ -21,6 +21,7 @@ from printgen.games.one_page_war.reader.cells import (
     PX_PER_MM,
     Reading,
     SheetReading,
+    percent,
     read_ticks,
 )
 from printgen.games.one_page_war.reader.crosscheck import PAST_THE_DIE, cross_check
@@ -290,3 +291,15 @@ def test_cells_under_glare_are_unsure_with_advice(tmp_path: Path) -> None:
     assert any("turn off the flash" in a for a in report.advice)
     for r in report.reading.all:
         assert r.value == truth[photo_corpus.key(r.element)] or r.unsure
+
+
+def test_a_probability_is_never_shown_as_certain_when_it_is_not() -> None:
+    # "5 (100%) — only 100% sure" read as nonsense: the bar to be sure is above 99.5 %.
+    assert [percent(p) for p in (0.99964, 0.9951, 1.0, 0.97, 0.004, 0.0)] == [
+        "99.9%",
+        "99.5%",
+        "100%",
+        "97%",
+        "under 1%",
+        "0%",
+    ]

@@ -4,6 +4,7 @@ likeliest readings."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -53,6 +54,16 @@ class Reading:
     def doubt(self, why: str) -> Reading:
         reason = f"{self.why}; {why}" if self.why else why
         return replace(self, unsure=True, why=reason, only_low_confidence=False)
+
+
+def percent(p: float) -> str:
+    """A probability as a person reads it: never "100%" for a reading the reader is unsure of,
+    nor "0%" for one it gave a chance (the bar to be sure is above 99.5 %)."""
+    if 0.995 <= p < 1:
+        return f"{math.floor(p * 1000) / 10:.1f}%"
+    if 0 < p < 0.005:
+        return "under 1%"
+    return f"{p:.0%}"
 
 
 PAPER_SCALE = 0.25  # the paper's brightness is estimated at quarter resolution
@@ -267,7 +278,7 @@ def square_reading(
         reading = Reading(e, top, p1, second, p2, True, "a mark that is no digit or star", kept)
         reading = replace(reading, glyph_mm=height)
     elif p1 < model.threshold_for(top):
-        reading = replace(reading.doubt(f"only {p1:.0%} sure"), only_low_confidence=True)
+        reading = replace(reading.doubt(f"only {percent(p1)} sure"), only_low_confidence=True)
     if height is not None and too_soft(blur_mm, height):
         reading = reading.doubt(f"{SOFT_WHY} (blur {blur_mm:.2f} mm)")
     if reading.value == "_" and not reading.unsure and height is not None and height >= MARK_MM:
@@ -282,7 +293,7 @@ def allies_reading(e: Element, candidates: dict[str, float], model: digits.Model
     if top == "?":
         return Reading(e, second, p2, ranked[2][0], ranked[2][1], True, "a mark that is no S")
     reading = Reading(e, top, p1, second, p2, False)
-    return reading.doubt(f"only {p1:.0%} sure") if p1 < model.threshold_for(top) else reading
+    return reading.doubt(f"only {percent(p1)} sure") if p1 < model.threshold_for(top) else reading
 
 
 def tick_scores(ink: InkMap, boxes: tuple[Element, ...]) -> list[float]:

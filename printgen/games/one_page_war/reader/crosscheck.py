@@ -16,7 +16,7 @@ from dataclasses import replace
 from printgen.games.one_page_war.geometry import Side
 from printgen.games.one_page_war.layout import Layout
 from printgen.games.one_page_war.reader import digits
-from printgen.games.one_page_war.reader.cells import Reading, SheetReading
+from printgen.games.one_page_war.reader.cells import Reading, SheetReading, percent
 from printgen.games.one_page_war.reader.joint import DIE, UNREAD, Belief, Joint, joint_reading
 from printgen.games.one_page_war.sheet import (
     ARMORED_SUPPORT,
@@ -244,7 +244,9 @@ def _decide(
         elif value != r.value:
             why = f"read as {r.value}, but {joint.contradiction(_side(r))}"
         else:
-            why = f"read as {r.value}, but given the rules only {p:.0%} sure ({second} fits too)"
+            why = (
+                f"read as {r.value}, but given the rules only {percent(p)} sure ({second} fits too)"
+            )
         return replace(decided, unsure=True, why=why, only_low_confidence=False)
     support = dict(r.candidates).get(value, r.confidence if value == r.value else 0.0)
     sure = paired(support, p, b.own_of(value))

@@ -14,7 +14,7 @@ from printgen.errors import OutputError
 from printgen.files import write_atomic
 from printgen.games.one_page_war.geometry import Kind, Side
 from printgen.games.one_page_war.layout import Layout
-from printgen.games.one_page_war.reader.cells import Reading, SheetReading
+from printgen.games.one_page_war.reader.cells import Reading, SheetReading, percent
 from printgen.games.one_page_war.reader.errors import PlayerNamesError
 from printgen.games.one_page_war.reader.locate import PX_PER_MM, SheetIdentity
 from printgen.materials import ScoreReport
@@ -55,9 +55,8 @@ def describe(r: Reading, players: tuple[str, str]) -> str:
         where = f"{e.arena}, {owner} tick box {e.index + 1}"
     else:
         where = f"{e.arena}, S space"
-    reading = (
-        f"{shown(r.value)} ({r.confidence:.0%}) or {shown(r.second)} ({r.second_confidence:.0%})"
-    )
+    first, second = shown(r.value), shown(r.second)
+    reading = f"{first} ({percent(r.confidence)}) or {second} ({percent(r.second_confidence)})"
     return f"{where}: {reading}" + (f" — {r.why}" if r.why else "")
 
 
