@@ -149,3 +149,18 @@ def test_scoring_a_photo_imports_only_the_reader(tmp_path: Path) -> None:
     modules = modules_imported_by(tmp_path, "score", str(photo))
     assert packages_of_games(modules) == {"one-page-war"}
     assert not loaded(modules, "reportlab.platypus")
+
+
+@pytest.mark.parametrize(("given", "expected"), [(None, "1"), ("2", "2")])
+def test_the_command_line_asks_openblas_for_one_thread_unless_told(
+    given: str | None, expected: str
+) -> None:
+    # Its idle threads cost a photo read a third more CPU; a value the user set stands.
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    probe = "import os, printgen.cli; print(os.environ['OPENBLAS_NUM_THREADS'])"
+    done = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == expected
