@@ -45,6 +45,16 @@ pays as well: ReportLab's canvas 36, registering the four DejaVu faces 38, writi
 and starting the interpreter, 25 (`python -c pass`). --help and list are mostly what any click
 program pays: the interpreter with site (25 ms), click (20 ms), printgen's registry and CLI
 modules (11 ms), click formatting the help (a few ms).
+
+`printgen score photo.jpg` (12 MP, a game played by the rulebook), medians of 9 between 18:28
+and 19:24 UTC on 1 December (load 0.9 to 1.8; the machine itself slowed over that hour, the
+floor going from 138 to 241 ms): 454 to 528 ms against the 0.35 s target, NOT met. Where it
+goes: the interpreter 25 ms; imports about 190 ms (numpy 55, OpenCV 18, Pillow's JPEG and TIFF
+plugins and EXIF tables about 30, click about 15, and the 48 frozen dataclasses of the reader
+and referee, whose methods dataclasses compiles at import, about 42); the first read 220 ms
+against 110 ms warm (the model file 22 ms, lazy imports, OpenCV's first calls). Taken off:
+np.percentile and np.median, whose first call imports numpy.ma (16 ms; reader/quantile.py),
+and OpenBLAS's idle threads (about 0.1 s of CPU; printgen/cli.py asks for one).
 """
 
 from __future__ import annotations
