@@ -88,16 +88,14 @@ MIRRORED_SECOND = {
     "Politics": [1, 2, 3],
     "Espionage": [3, 5, 6, 1],
 }
-MIRRORED = typed(
-    {
-        "Land": [3, 3, 5, 1],
-        "Air": [2, 6, 6],
-        "Sea": [4, 4, 4, 2, 1],
-        "Politics": [5, 5, 6],
-        "Espionage": [1, 2, 3, 3],
-    },
-    MIRRORED_SECOND,
-)
+MIRRORED_FIRST = {
+    "Land": [3, 3, 5, 1],
+    "Air": [2, 6, 6],
+    "Sea": [4, 4, 4, 2, 1],
+    "Politics": [5, 5, 6],
+    "Espionage": [1, 2, 3, 3],
+}
+MIRRORED = typed(MIRRORED_FIRST, MIRRORED_SECOND)
 
 
 def _square(reading: SheetReading, where: Where) -> Reading:
@@ -294,22 +292,19 @@ def test_a_sheet_far_from_any_legal_game_is_judged_square_by_square() -> None:
     assert [r for r in checked.squares if r.unsure] == [_square(checked, where)]
 
 
+# A solo game with no power used: the AI wrote each of the human's rolls plus one.
+SOLO_HUMAN = MIRRORED_FIRST
+SOLO_AI = {
+    "Land": [5, 5, 5, 3],
+    "Air": [4, 4, 6],
+    "Sea": [2, 3, 7, 7, 6],
+    "Politics": [2, 3, 4],
+    "Espionage": [4, 6, 7, 2],
+}
+
+
 def test_solo_the_ai_writes_the_roll_plus_one_and_its_star_stands_for_anything() -> None:
-    human = {
-        "Land": [3, 3, 5, 1],
-        "Air": [2, 6, 6],
-        "Sea": [4, 4, 4, 2, 1],
-        "Politics": [5, 5, 6],
-        "Espionage": [1, 2, 3, 3],
-    }
-    ai = {
-        "Land": [5, 5, 5, 3],
-        "Air": [4, 4, 6],
-        "Sea": [2, 3, 7, 7, 6],
-        "Politics": [2, 3, 4],
-        "Espionage": [4, 6, 7, 2],
-    }
-    sheet = typed(human, ai, "solo")
+    sheet = typed(SOLO_HUMAN, SOLO_AI, "solo")
     reading = sheet_reading(sheet)
     where = ("Land", Side.FIRST, 0)  # the AI's 4 (a roll of 3) is the one left unmatched
     reading = _ambiguous(reading, where, {"5": 0.55, "3": 0.45})
@@ -335,33 +330,13 @@ def test_a_number_past_the_die_is_always_checked_but_the_solo_ai_s_7_is_not() ->
     # First stepped a 6 to 7 with Armored support (one tick in Land): legal, read surely, and
     # still the player's to check, since a 1 written with a flag is the recogniser's surest
     # mistake; the AI's 7 (a roll of 6, plus one) is an ordinary number.
-    first = {
-        "Land": [3, 3, 5, 1],
-        "Air": [2, 6, 7],
-        "Sea": [4, 4, 4, 2, 1],
-        "Politics": [5, 5, 6],
-        "Espionage": [1, 2, 3, 3],
-    }
-    reading = _ticks(sheet_reading(typed(first, dict(MIRRORED_SECOND))), "Land", 1)
+    first = {**MIRRORED_FIRST, "Air": [2, 6, 7]}
+    reading = _ticks(sheet_reading(typed(first, MIRRORED_SECOND)), "Land", 1)
     checked = cross_check(reading, LAYOUT, Mode.DUEL, MODEL)
     seven = _square(checked, ("Air", Side.FIRST, 2))
     assert (seven.value, seven.unsure) == ("7", True)
     assert "a number past the die's 1 to 6" in seven.why
     assert [r for r in checked.squares if r.unsure] == [seven]
 
-    ai = {
-        "Land": [4, 4, 4, 2],
-        "Air": [3, 3, 7],
-        "Sea": [2, 3, 7, 7, 6],
-        "Politics": [2, 3, 4],
-        "Espionage": [4, 6, 7, 2],
-    }
-    human = {
-        "Land": [3, 3, 3, 1],
-        "Air": [2, 2, 6],
-        "Sea": [1, 2, 6, 6, 5],
-        "Politics": [1, 2, 3],
-        "Espionage": [3, 5, 6, 1],
-    }
-    solo = cross_check(sheet_reading(typed(human, ai, "solo")), LAYOUT, Mode.SOLO, MODEL)
+    solo = cross_check(sheet_reading(typed(SOLO_HUMAN, SOLO_AI, "solo")), LAYOUT, Mode.SOLO, MODEL)
     assert not [r.why for r in solo.all if r.unsure]
