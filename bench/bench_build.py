@@ -80,11 +80,11 @@ Figures = tuple[float, float, float]  # wall seconds, CPU seconds, peak MiB
 CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def run_once(command: list[str]) -> Figures:
+def run_once(command: list[str], cwd: Path | None = None) -> Figures:
     """The figures of one run of `command`, output discarded; it must succeed."""
     start = time.perf_counter()
     process = subprocess.Popen(
-        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=CHILD_ENV
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=CHILD_ENV, cwd=cwd
     )
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
@@ -94,14 +94,17 @@ def run_once(command: list[str]) -> Figures:
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def side_by_side(commands: dict[str, list[str]], runs: int) -> dict[str, Figures]:
-    """The median figures of each command, the commands taking turns."""
+def side_by_side(
+    commands: dict[str, list[str]], runs: int, cwd: dict[str, Path] | None = None
+) -> dict[str, Figures]:
+    """The median figures of each command (run in its `cwd` folder, if given), taking turns."""
     results: dict[str, list[Figures]] = {name: [] for name in commands}
-    for command in commands.values():  # one warm-up each: the page cache, .pyc files
-        run_once(command)
+    where = cwd or {}
+    for name, command in commands.items():  # one warm-up each: the page cache, .pyc files
+        run_once(command, where.get(name))
     for _ in range(runs):
         for name, command in commands.items():
-            results[name].append(run_once(command))
+            results[name].append(run_once(command, where.get(name)))
     return {
         name: (
             statistics.median(r[0] for r in figures),
@@ -120,22 +123,64 @@ def report(label: str, figures: Figures, floor: Figures | None = None) -> None:
     print(line, flush=True)
 
 
-def make_photo(folder: Path) -> Path:
-    """One synthetic 12 MP photo, made in a process of its own: this one stays small, so the
-    peak memory its children report (which starts from this process's, at fork) is theirs."""
-    path = folder / "photo.jpg"
+def make_photo(folder: Path, version: int | None = None) -> Path:
+    """One synthetic 12 MP photo (of the layout's `version`, the newest by default), made in a
+    process of its own: this one stays small, so the peak memory its children report (which
+    starts from this process's, at fork) is theirs."""
+    path = folder / f"photo-v{version or 'new'}.jpg"
     script = (
         "import sys; sys.path.insert(0, sys.argv[1]); import photo_corpus; "
-        "from pathlib import Path; photo_corpus.make_photo(Path(sys.argv[2]), 1000, (4032, 3024))"
+        "from pathlib import Path; photo_corpus.make_photo(Path(sys.argv[2]), 1000, (4032, 3024), "
+        "version=int(sys.argv[3]) or None)"
     )
-    subprocess.run([sys.executable, "-c", script, str(ROOT / "tests"), str(path)], check=True)
+    subprocess.run(
+        [sys.executable, "-c", script, str(ROOT / "tests"), str(path), str(version or 0)],
+        check=True,
+    )
     return path
+
+
+def tree_at(revision: str, folder: Path) -> Path:
+    """The repository's files at `revision`, unpacked into `folder` (no checkout is touched)."""
+    target = folder / "tree"
+    target.mkdir()
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", revision], capture_output=True, check=False
+    )
+    if archive.returncode != 0:
+        raise SystemExit(f"--against {revision}: {archive.stderr.decode().strip()}")
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+    return target
+
+
+def score_against(revision: str, out: Path, runs: int) -> None:
+    """`printgen score` of this tree and of the tree at `revision`, side by side, on a photo of
+    layout version 1, which every tree since the reader's first reads: the machine's speed
+    drifts over a day by a third and more, the ratio much less."""
+    old = tree_at(revision, out)
+    photo = make_photo(out, version=1)
+    command = [sys.executable, "-m", "printgen", "score", str(photo)]
+    # `python -m` imports the printgen of the folder it runs in.
+    scored = side_by_side({"this": command, "then": command}, runs, {"this": ROOT, "then": old})
+    report(f"score v1 photo, tree at {revision}", scored["then"])
+    report("score v1 photo, this tree", scored["this"])
+    print(
+        f"{'this tree / then':<34} x {scored['this'][0] / scored['then'][0]:.2f} wall, "
+        f"x {scored['this'][1] / scored['then'][1]:.2f} CPU",
+        flush=True,
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--no-photo", action="store_true", help="skip the photo (slow to make)")
+    parser.add_argument(
+        "--against",
+        metavar="REV",
+        help="also time `printgen score` as the tree at this git revision has it, side by side "
+        "(ed943fc: the tree issue 18 measured)",
+    )
     args = parser.parse_args()
     print(f"medians of {args.runs} runs; load average {os.getloadavg()[0]:.2f} at the start")
     with tempfile.TemporaryDirectory() as tmp:
@@ -163,6 +208,8 @@ def main() -> None:
             photo = make_photo(out)
             scored = side_by_side({"score": [PRINTGEN, "score", str(photo)]}, args.runs)
             report("printgen score photo.jpg (12 MP)", scored["score"])
+            if args.against:
+                score_against(args.against, out, args.runs)
 
         everything = side_by_side({"all": [PRINTGEN, "build", "all", "--out", tmp]}, 1)
         count = len(list(out.glob("*-a4.pdf")))

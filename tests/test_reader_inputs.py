@@ -165,3 +165,61 @@ def test_a_forged_qr_code_on_a_photo_is_one_line(tmp_path: Path, runner: CliRunn
     with pytest.raises(ForeignSheet, match="is not a sheet id"):
         read(path)
     _one_line_error(runner, path, "is not a sheet id")
+
+
+def _jpeg(path: Path, mode: str = "RGB", orientation: int = 1, **options: object) -> Path:
+    from PIL import Image
+
+    rng = np.random.default_rng(orientation)
+    pixels = (rng.random((700, 1000)) * 255).astype(np.uint8)
+    pixels[:150, :300] = 0  # a corner that shows which way up it came out
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    Image.fromarray(pixels).convert(mode).save(path, exif=exif.tobytes(), **options)
+    return path
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+@pytest.mark.parametrize(
+    ("mode", "options"), [("RGB", {}), ("L", {}), ("RGB", {"progressive": True})]
+)
+def test_a_plain_jpeg_reads_as_pillow_reads_it(
+    tmp_path: Path, mode: str, options: dict[str, object], orientation: int
+) -> None:
+    from printgen.games.one_page_war.reader import photo
+
+    path = _jpeg(tmp_path / "p.jpg", mode, orientation, **options)
+    by_opencv = photo._plain_jpeg(path, 400)
+    by_pillow = photo._decoded_by_pillow(path, file_kind(path), 400)
+    assert by_opencv is not None
+    assert by_opencv.shape == by_pillow.shape == ((350, 500) if orientation < 5 else (500, 350))
+    assert np.array_equal(by_opencv, by_pillow)
+
+
+def test_jpegs_out_of_the_ordinary_go_to_pillow(tmp_path: Path) -> None:
+    from printgen.games.one_page_war.reader import photo
+
+    plain = _jpeg(tmp_path / "plain.jpg").read_bytes()
+    trailer = tmp_path / "trailer.jpg"
+    trailer.write_bytes(plain + b"maker's trailer")
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(plain[: len(plain) // 2])
+    cmyk = _jpeg(tmp_path / "cmyk.jpg", "CMYK")
+    for path in (trailer, cut, cmyk):
+        assert photo._plain_jpeg(path, 400) is None
+    assert load_photo(trailer, 400).shape == (350, 500)
+    assert load_photo(cmyk, 400).shape == (350, 500)
+    with pytest.raises(DamagedImage, match="cut short"):
+        load_photo(cut)
+
+
+def test_a_jpeg_header_claiming_too_many_pixels_is_refused_before_decoding(tmp_path: Path) -> None:
+    from printgen.games.one_page_war.reader.errors import ImageTooLarge
+
+    data = bytearray(_jpeg(tmp_path / "p.jpg", "L").read_bytes())
+    frame = data.index(b"\xff\xc0")
+    data[frame + 5 : frame + 9] = struct.pack(">HH", 9000, 9000)
+    huge = tmp_path / "huge.jpg"
+    huge.write_bytes(bytes(data))
+    with pytest.raises(ImageTooLarge, match="81 MP"):
+        load_photo(huge)

@@ -149,6 +149,8 @@ def test_scoring_a_photo_imports_only_the_reader(tmp_path: Path) -> None:
     modules = modules_imported_by(tmp_path, "score", str(photo))
     assert packages_of_games(modules) == {"one-page-war"}
     assert not loaded(modules, "reportlab.platypus")
+    # A plain JPEG is decoded by OpenCV, which the reader loads anyway (reader/photo.py).
+    assert not loaded(modules, "PIL")
 
 
 @pytest.mark.parametrize(("given", "expected"), [(None, "1"), ("2", "2")])
@@ -164,3 +166,42 @@ def test_the_command_line_asks_openblas_for_one_thread_unless_told(
         [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
     )
     assert done.stdout.strip() == expected
+
+
+_MMAPPED_BLOCKS = """
+import ctypes, sys
+import numpy as np
+import printgen.cli
+
+class Info(ctypes.Structure):  # glibc's struct mallinfo2, in its order
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+        "fordblks", "keepcost")]
+
+libc = ctypes.CDLL(None)
+libc.mallinfo2.restype = Info
+if sys.argv[1] == "photo":
+    printgen.cli._keep_freed_memory()
+before = libc.mallinfo2().hblks
+block = np.ones(8 << 20, np.uint8)  # the size of a 12 MP photo's working copy, and more
+print(libc.mallinfo2().hblks - before)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator")
+@pytest.mark.parametrize(("command", "mapped"), [("photo", 0), ("other", 1)])
+def test_reading_photos_keeps_large_blocks_on_the_heap(command: str, mapped: int) -> None:
+    # Blocks glibc maps afresh are faulted in page by page on every use; a photo read makes
+    # hundreds of them. Only the photo-reading command line asks for this.
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _MMAPPED_BLOCKS, command],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    except subprocess.CalledProcessError as error:
+        if "mallinfo2" in error.stderr:
+            pytest.skip("no glibc mallinfo2 here")
+        raise
+    assert int(done.stdout) == mapped

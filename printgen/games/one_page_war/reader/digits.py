@@ -295,7 +295,9 @@ def save_model(path: Path, model: Model) -> None:
             arrays[f"net{k}_fc{i}_b"] = b.astype(np.float32)
     arrays["digest"] = np.array(_digest(arrays))
     tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
+    # Stored, not deflated: 8 % larger, and read in a third of the time (9 ms to 3 ms), which
+    # every photo read in a fresh process pays.
+    np.savez(tmp, **arrays)  # type: ignore[arg-type]
     tmp.replace(path)
 
 

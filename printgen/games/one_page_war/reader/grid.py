@@ -111,18 +111,25 @@ def ink(rectified: np.ndarray, k: float, clip: float = 1.0) -> np.ndarray:
 SCORE_PX_PER_MM = 3.0
 
 
+def sheet_ink(grey: np.ndarray, to_mm: np.ndarray, geometry: SheetGeometry) -> np.ndarray:
+    """The photo's ink on the sheet that `to_mm` places, as `fit_score` measures it."""
+    return ink(rectify(grey, to_mm, geometry, SCORE_PX_PER_MM), SCORE_PX_PER_MM)
+
+
 def fit_score(
     grey: np.ndarray,
     to_mm: np.ndarray,
     geometry: SheetGeometry,
     kinds: tuple[Kind, ...] = OUTLINED,
     frames: bool = False,
+    inked: np.ndarray | None = None,
 ) -> float:
     """How much darker the sheet is on its printed outlines (of `kinds`) than just beside them,
     where `to_mm` puts them: near the printed lines' own contrast when the sheet is this one,
-    near 0 when its lines fall elsewhere."""
+    near 0 when its lines fall elsewhere. `inked`: `sheet_ink` of the same, when already made."""
     k = SCORE_PX_PER_MM
-    inked = ink(rectify(grey, to_mm, geometry, k), k)
+    if inked is None:
+        inked = sheet_ink(grey, to_mm, geometry)
     lines = line_art(geometry, k, kinds, frames) > 0.3
     near = _dilate(lines, BESIDE_MM[1] * k) & ~_dilate(lines, BESIDE_MM[0] * k)
     if not lines.any() or not near.any():

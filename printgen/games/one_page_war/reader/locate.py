@@ -333,12 +333,20 @@ def _fit_for(tag: SheetTag, fits: list[Fit], grey: np.ndarray, source: str) -> F
     different = [f for f in fits if not _reads_alike(f.candidate, fit.candidate)]
     if not different:
         return fit
-    scores = {id(f): grid.fit_score(grey, f.to_mm, f.candidate.geometry) for f in [fit, *different]}
-    best_other = max(different, key=lambda f: scores[id(f)])
-    if (
-        scores[id(best_other)] >= MIN_FIT_SCORE
-        and scores[id(fit)] * FIT_MARGIN < scores[id(best_other)]
-    ):
+    inks: dict[tuple[bytes, float, float], np.ndarray] = {}
+
+    def score(f: Fit) -> float:
+        # Sheets placed alike (the versions of one paper) share the photo's ink there.
+        g = f.candidate.geometry
+        key = (f.to_mm.tobytes(), g.width, g.height)
+        if key not in inks:
+            inks[key] = grid.sheet_ink(grey, f.to_mm, g)
+        return grid.fit_score(grey, f.to_mm, g, inked=inks[key])
+
+    rivals = {id(f): score(f) for f in different}
+    best_other = max(different, key=lambda f: rivals[id(f)])
+    # Only a rival whose lines are there at all is weighed against the named sheet.
+    if rivals[id(best_other)] >= MIN_FIT_SCORE and score(fit) * FIT_MARGIN < rivals[id(best_other)]:
         raise ForeignSheet(
             f"{source}: the QR code says {fit.candidate.label}, but the printed sheet is "
             f"{best_other.candidate.label}; the QR code belongs to another sheet. Type the sheet "

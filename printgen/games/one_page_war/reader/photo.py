@@ -88,10 +88,107 @@ def _not_a_photo(path: Path, kind: str | None) -> NotAnImage:
 
 def load_photo(path: Path, long_side: int = WORKING_LONG_SIDE) -> np.ndarray:
     """The photo as a uint8 greyscale array, upright as its EXIF orientation says."""
+    kind = file_kind(path)
+    if kind == "a JPEG photo":
+        plain = _plain_jpeg(path, long_side)
+        if plain is not None:
+            return plain
+    return _decoded_by_pillow(path, kind, long_side)
+
+
+def _check_size(path: Path, width: int, height: int) -> None:
+    if width * height > MAX_PIXELS:
+        raise ImageTooLarge(
+            f"{path}: {width} x {height} pixels ({width * height / 1e6:.0f} MP) is over the "
+            f"{MAX_PIXELS // 1_000_000} MP the reader accepts; take or export the photo smaller"
+        )
+    if min(width, height) < MIN_SHORT_SIDE or max(width, height) > MAX_ASPECT * min(width, height):
+        raise ImageTooSmall(
+            f"{path}: {width} x {height} pixels cannot hold a readable sheet (the shorter "
+            f"side needs at least {MIN_SHORT_SIDE} pixels, the longer at most "
+            f"{MAX_ASPECT:.0f} times the shorter); photograph the whole sheet"
+        )
+
+
+def _scale(width: int, height: int, long_side: int) -> int:
+    """The largest DCT reduction that keeps `long_side` pixels (1 for none)."""
+    return next((s for s in (8, 4, 2) if max(width, height) / s >= long_side), 1)
+
+
+# JPEG's start-of-frame markers (baseline, progressive, lossless, arithmetic), which hold the
+# image's size, and the markers that stand alone, with no length after them.
+_SOF = frozenset({0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF})
+_STANDALONE = frozenset({0x01, *range(0xD0, 0xD8)})
+MAX_PLAIN_JPEG_BYTES = 64 << 20
+
+
+def _jpeg_frame(data: bytes) -> tuple[int, int, int, int] | None:
+    """(bits per sample, height, width, components) from a JPEG's frame header; None when the
+    markers before it are not laid out as the standard says."""
+    i = 2
+    while i + 4 <= len(data):
+        if data[i] != 0xFF:
+            return None
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill byte
+            i += 1
+            continue
+        if marker in _STANDALONE:
+            i += 2
+            continue
+        if marker in (0xD8, 0xD9, 0xDA):  # a second start, the end or the scan before a frame
+            return None
+        if marker in _SOF:
+            if i + 10 > len(data):
+                return None
+            bits, height, width, components = data[i + 4], *_pair(data, i + 5), data[i + 9]
+            return bits, height, width, components
+        i += 2 + int.from_bytes(data[i + 2 : i + 4], "big")
+    return None
+
+
+def _pair(data: bytes, i: int) -> tuple[int, int]:
+    return int.from_bytes(data[i : i + 2], "big"), int.from_bytes(data[i + 2 : i + 4], "big")
+
+
+def _plain_jpeg(path: Path, long_side: int) -> np.ndarray | None:
+    """A complete 8-bit grey or colour JPEG, as phones write them, decoded by OpenCV: the same
+    pixels as Pillow's (libjpeg's luminance, DCT-reduced, turned by the EXIF orientation) without
+    importing Pillow and its plugins, a tenth of reading a photo (bench/bench_build.py). None for
+    anything else (cut short, data after the end, CMYK, 12-bit, unusual headers): Pillow
+    decodes those, or says what is wrong with them."""
+    import cv2
+    import numpy as np
+
+    try:
+        if path.stat().st_size > MAX_PLAIN_JPEG_BYTES:
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    frame = _jpeg_frame(data)
+    if frame is None or not data.endswith(b"\xff\xd9"):
+        return None
+    bits, height, width, components = frame
+    if bits != 8 or components not in (1, 3) or not width or not height:
+        return None
+    _check_size(path, width, height)
+    flag = {
+        1: cv2.IMREAD_GRAYSCALE,
+        2: cv2.IMREAD_REDUCED_GRAYSCALE_2,
+        4: cv2.IMREAD_REDUCED_GRAYSCALE_4,
+        8: cv2.IMREAD_REDUCED_GRAYSCALE_8,
+    }[_scale(width, height, long_side)]
+    grey = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
+    if grey is None or grey.ndim != 2:
+        return None
+    return grey
+
+
+def _decoded_by_pillow(path: Path, kind: str | None, long_side: int) -> np.ndarray:
     import numpy as np
     from PIL import Image, ImageOps, UnidentifiedImageError
 
-    kind = file_kind(path)
     if kind is not None and kind not in ("a JPEG photo", "a PNG image", "a WebP image"):
         try:  # a HEIC photo is taken where Pillow has a plugin for it; the rest are refused
             with Image.open(path) as probe:
@@ -124,21 +221,9 @@ def load_photo(path: Path, long_side: int = WORKING_LONG_SIDE) -> np.ndarray:
         if image.format not in PHOTO_FORMATS:
             raise _not_a_photo(path, kind or f"a {image.format} image")
         width, height = image.size
-        if width * height > MAX_PIXELS:
-            raise ImageTooLarge(
-                f"{path}: {width} x {height} pixels ({width * height / 1e6:.0f} MP) is over the "
-                f"{MAX_PIXELS // 1_000_000} MP the reader accepts; take or export the photo smaller"
-            )
-        if min(width, height) < MIN_SHORT_SIDE or max(width, height) > MAX_ASPECT * min(
-            width, height
-        ):
-            raise ImageTooSmall(
-                f"{path}: {width} x {height} pixels cannot hold a readable sheet (the shorter "
-                f"side needs at least {MIN_SHORT_SIDE} pixels, the longer at most "
-                f"{MAX_ASPECT:.0f} times the shorter); photograph the whole sheet"
-            )
+        _check_size(path, width, height)
         if image.format in ("JPEG", "MPO"):
-            scale = next((s for s in (8, 4, 2) if max(width, height) / s >= long_side), 1)
+            scale = _scale(width, height, long_side)
             image.draft("L", (-(-width // scale), -(-height // scale)))
         try:
             image.load()
