@@ -221,6 +221,14 @@ def candidates_of(
 ) -> tuple[list[dict[str, float]], list[dict[str, float]]]:
     """What each square patch and each S space patch holds, as probabilities of typed-in values
     ("?" for no legal reading), all marks recognised in one batch."""
+    square_p, allies_p, _ = _recognised(squares, allies, using)
+    return square_p, allies_p
+
+
+def _recognised(
+    squares: list[np.ndarray], allies: list[np.ndarray], using: digits.Model | None
+) -> tuple[list[dict[str, float]], list[dict[str, float]], list[digits.Marks]]:
+    """`candidates_of`, and the squares' marks it found (read_sheet measures their height)."""
     rows: list[np.ndarray] = []
     asked_squares = [_ask(patch, rows, two_digits=True) for patch in squares]
     asked_allies = [_ask(patch, rows, two_digits=False) for patch in allies]
@@ -228,6 +236,7 @@ def candidates_of(
     return (
         [_square_candidates(a, p) for a in asked_squares],
         [_allies_candidates(a, p) for a in asked_allies],
+        [a.marks for a in asked_squares],
     )
 
 
@@ -246,10 +255,9 @@ def median_glyph_mm(readings: list[Reading]) -> float:
     return median(heights) if heights else NOMINAL_GLYPH_MM
 
 
-def glyph_mm(patch: np.ndarray) -> float | None:
-    """The height of the written mark in a square's patch, in mm (None when it holds none)."""
-    mask = digits.significant_ink(patch).mask
-    rows = np.nonzero(mask.any(axis=1))[0]
+def marks_mm(marks: digits.Marks) -> float | None:
+    """The height of a square's written mark (its significant ink), in mm; None for none."""
+    rows = np.nonzero(marks.mask.any(axis=1))[0]
     if rows.size == 0:
         return None
     return float(rows[-1] - rows[0] + 1) / PX_PER_MM
@@ -266,7 +274,7 @@ def square_reading(
     height: float | None,
     blur_mm: float = 0.0,
 ) -> Reading:
-    """A square's reading from its candidates; `height` is its mark's height (glyph_mm)."""
+    """A square's reading from its candidates; `height` is its mark's height (marks_mm)."""
     ranked = _ranked(candidates)
     ranked += [("?", 0.0)] * (3 - len(ranked))
     kept = tuple((v, p) for v, p in ranked if p >= KEPT_SHARE)
@@ -378,12 +386,12 @@ def read_sheet(
     square_cells = geometry.select(Kind.SQUARE)
     allies_cells = geometry.select(Kind.ALLIES)
     patches = [crop(ink, e, SQUARE_INSET_MM) for e in square_cells]
-    square_p, allies_p = candidates_of(
+    square_p, allies_p, square_marks = _recognised(
         patches, [crop(ink, e, ALLIES_INSET_MM) for e in allies_cells], model
     )
     squares = tuple(
-        square_reading(e, c, model, glyph_mm(patch), blur(e) if blur else 0.0)
-        for e, c, patch in zip(square_cells, square_p, patches, strict=True)
+        square_reading(e, c, model, marks_mm(marks), blur(e) if blur else 0.0)
+        for e, c, marks in zip(square_cells, square_p, square_marks, strict=True)
     )
     ticks = tuple(read_ticks(ink, geometry.select(Kind.TICK)))
     allies = tuple(allies_reading(e, c, model) for e, c in zip(allies_cells, allies_p, strict=True))
