@@ -205,3 +205,22 @@ def test_reading_photos_keeps_large_blocks_on_the_heap(command: str, mapped: int
             pytest.skip("no glibc mallinfo2 here")
         raise
     assert int(done.stdout) == mapped
+
+
+@pytest.mark.parametrize(("photo", "asked"), [(True, True), (False, False)])
+def test_only_scoring_photos_asks_to_keep_freed_memory(
+    runner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, photo: bool, asked: bool
+) -> None:  # type: ignore[no-untyped-def]
+    import printgen.cli
+
+    calls: list[None] = []
+    monkeypatch.setattr(printgen.cli, "_keep_freed_memory", lambda: calls.append(None))
+    if photo:
+        from PIL import Image
+
+        path = tmp_path / "blank.jpg"
+        Image.new("L", (800, 600), 255).save(path)
+    else:
+        path = Path(__file__).resolve().parents[1] / "examples" / "one-page-war" / "duel.toml"
+    runner.invoke(cli, ["score", str(path)])
+    assert bool(calls) == asked
