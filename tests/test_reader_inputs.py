@@ -213,13 +213,18 @@ def test_jpegs_out_of_the_ordinary_go_to_pillow(tmp_path: Path) -> None:
         load_photo(cut)
 
 
-def test_a_jpeg_header_claiming_too_many_pixels_is_refused_before_decoding(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("height", "width", "said"), [(9000, 9000, "81 MP"), (200, 1000, "300")])
+def test_a_jpeg_header_claiming_a_size_the_reader_refuses_is_refused_before_decoding(
+    tmp_path: Path, height: int, width: int, said: str
+) -> None:
+    from printgen.games.one_page_war.reader import photo
     from printgen.games.one_page_war.reader.errors import ImageTooLarge
 
     data = bytearray(_jpeg(tmp_path / "p.jpg", "L").read_bytes())
     frame = data.index(b"\xff\xc0")
-    data[frame + 5 : frame + 9] = struct.pack(">HH", 9000, 9000)
-    huge = tmp_path / "huge.jpg"
-    huge.write_bytes(bytes(data))
-    with pytest.raises(ImageTooLarge, match="81 MP"):
-        load_photo(huge)
+    data[frame + 5 : frame + 9] = struct.pack(">HH", height, width)
+    claimed = tmp_path / "claimed.jpg"
+    claimed.write_bytes(bytes(data))
+    assert photo._plain_jpeg(claimed, 400) is None
+    with pytest.raises((ImageTooLarge, ImageTooSmall), match=said):
+        load_photo(claimed)
