@@ -303,3 +303,45 @@ def test_a_probability_is_never_shown_as_certain_when_it_is_not() -> None:
         "under 1%",
         "0%",
     ]
+
+
+def test_a_head_start_reads_as_reading_in_order(upside_down: photo_corpus.CorpusPhoto) -> None:
+    # The CLI's read_photo decodes and finds the markers on a thread of its own (start.py).
+    from printgen.games.one_page_war.reader import reading, start
+
+    options = PhotoOptions()
+    ahead = start.read_photo(upside_down.path, options)
+    in_order = reading.read_photo(upside_down.path, options)
+    assert read_photo is start.read_photo
+    assert ahead.toml == in_order.toml
+    assert ahead.reading == in_order.reading
+
+
+def test_a_head_start_raises_the_photos_error_where_the_photo_is_wanted(tmp_path: Path) -> None:
+    from printgen.games.one_page_war.reader.errors import NotAnImage
+    from printgen.games.one_page_war.reader.start import HeadStart
+
+    notes = tmp_path / "notes.jpg"
+    notes.write_text("not a photo")
+    started = HeadStart(notes)  # nothing raised here
+    with pytest.raises(NotAnImage, match="notes.jpg"):
+        started.result()
+    with pytest.raises(NotAnImage, match="notes.jpg"):
+        read_photo(notes, PhotoOptions())
+
+
+def test_the_reader_package_loads_its_steps_on_first_use() -> None:
+    import subprocess
+
+    probe = (
+        "import sys; import printgen.games.one_page_war.reader as r; "
+        "before = 'printgen.games.one_page_war.reader.cells' in sys.modules; "
+        "r.read; after = 'printgen.games.one_page_war.reader.cells' in sys.modules; "
+        "print(before, after)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "True"]
+    import printgen.games.one_page_war.reader as reader
+
+    with pytest.raises(AttributeError, match="no attribute 'reed'"):
+        reader.reed  # noqa: B018

@@ -68,7 +68,7 @@ WARN_FIT_MM = 0.8
 MAX_FIT_MM = 2.5
 # Edge blur (Gaussian sigma, mm on the sheet) at the markers over which the photo is called soft
 # in the advice. Whether it is too soft to read is judged against the squares' own writing
-# (reader/__init__.py), not here.
+# (reader/reading.py), not here.
 WARN_BLUR_MM = 0.3
 # The printed grid, found where fewer than four markers put it, must agree this well: this share
 # of the squares and tick boxes found, at this RMS distance (mm) from the fitted homography.
@@ -209,10 +209,12 @@ def _fits(grey: np.ndarray, markers: Markers, candidates: tuple[Candidate, ...])
     return [f for f in fits if f.grid_ok]
 
 
-def locate(grey: np.ndarray, source: str) -> Located:
+def locate(grey: np.ndarray, source: str, found: Markers | None = None) -> Located:
+    """Where the sheet lies in the photo and which sheet it is (`found`: the markers
+    `find_markers` gave already)."""
     candidates = known_sheets()
     geometries = [c.geometry for c in candidates]
-    markers = find_markers(grey)
+    markers = found if found is not None else find_markers(grey)
     if not markers.found:
         _refuse_no_markers(grey, source)
     markers = search_again(grey, markers, geometries)

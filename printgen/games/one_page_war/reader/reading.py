@@ -1,0 +1,140 @@
+"""Reading a photographed One Page War sheet, step by step (the package's docstring has the
+whole pipeline): load, locate, rectify, read every cell, check it against the rules, report."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from printgen.errors import PrintgenError
+from printgen.games.one_page_war.layout import load_layout
+from printgen.games.one_page_war.reader import digits
+from printgen.games.one_page_war.reader.blur import SOFT_WHY, readable_blur_mm, too_soft
+from printgen.games.one_page_war.reader.cells import Ink, SheetReading, median_glyph_mm, read_sheet
+from printgen.games.one_page_war.reader.crosscheck import cross_check
+from printgen.games.one_page_war.reader.errors import RETAKE, PoorPhoto
+from printgen.games.one_page_war.reader.locate import Located, known_sheets, locate, rectify
+from printgen.games.one_page_war.reader.photo import load_photo
+from printgen.games.one_page_war.reader.report import (
+    PhotoReport,
+    annotate,
+    players_for,
+    sheet_mapping,
+    sheet_toml,
+)
+from printgen.games.one_page_war.reader.start import HeadStart
+from printgen.games.one_page_war.sheet import Mode
+from printgen.materials import PhotoOptions, ScoreOptions, ScoreReport
+
+__all__ = ["Read", "read", "read_photo"]
+
+
+@dataclass(frozen=True)
+class Read:
+    """A photo read but not yet scored."""
+
+    located: Located
+    rectified: np.ndarray
+    reading: SheetReading
+    timings: dict[str, float]
+
+
+def prepare() -> None:
+    """Load what reading any photo needs: the sheets it may be, the recogniser's model and the
+    referee. Done while a head start decodes the photo on the other core; else on first use."""
+    known_sheets()
+    digits.model()
+    import printgen.games.one_page_war.referee  # noqa: F401
+
+
+def read(path: Path, started: HeadStart | None = None) -> Read:
+    """Load, locate, rectify and read a photo (`started`: its loading and marker search begun
+    already); raise a PhotoError when it cannot be read."""
+    timings: dict[str, float] = {}
+    start = time.perf_counter()
+    if started is None:
+        grey, markers = load_photo(path), None
+    else:
+        grey, markers = started.result()
+    timings["load"] = time.perf_counter() - start
+    located = locate(grey, str(path), markers)
+    timings["locate"] = time.perf_counter() - start
+    rectified = rectify(grey, located)
+    del grey
+    ink = Ink.of(rectified)
+    layout = load_layout(located.tag.layout, located.tag.version)
+    rules_mode = Mode(located.tag.mode)
+    sheet = read_sheet(ink, located.geometry, rectified, located.blur_at)
+    _refuse_soft(sheet, located, str(path))
+    reading = cross_check(sheet, layout, rules_mode)
+    timings["read"] = time.perf_counter() - start
+    return Read(located, rectified, reading, timings)
+
+
+def read_photo(path: Path, options: PhotoOptions, started: HeadStart | None = None) -> PhotoReport:
+    """A photo's reading and score (`started`: its loading and marker search begun already)."""
+    result = read(path, started)
+    located, reading = result.located, result.reading
+    layout = load_layout(located.tag.layout, located.tag.version)
+    mode = located.tag.mode
+    players = players_for(mode, options.players) if options.players else None
+    mapping = sheet_mapping(reading, layout, mode, located.tag, players)
+    toml = sheet_toml(reading, layout, mode, located.tag, players)
+    score, problem = _score(mapping, str(path), options, any(r.unsure for r in reading.all))
+    if options.annotate is not None:
+        annotate(result.rectified, reading, options.annotate)
+    return PhotoReport(
+        source=str(path),
+        tag=located.tag,
+        reading=reading,
+        toml=toml,
+        mapping=mapping,
+        advice=located.advice + _glare_advice(reading) + reading.notes,
+        score=score,
+        score_problem=problem,
+        players=players or players_for(mode),
+        timings=result.timings,
+    )
+
+
+def _refuse_soft(sheet: SheetReading, located: Located, source: str) -> None:
+    """A photo too soft for most of its writing cannot be read: retaking it is the only help.
+    (A photo too soft for a few small marks is read, those cells unsure.)"""
+    written = [r for r in sheet.squares if r.glyph_mm is not None]
+    soft = [r for r in written if SOFT_WHY in r.why]
+    if written and len(soft) * 2 <= len(written):
+        return
+    if not written and not too_soft(located.blur_mm, None):
+        return
+    height = median_glyph_mm(written)
+    raise PoorPhoto(
+        f"{source}: the photo is too blurred to read the digits (edges spread over "
+        f"{located.blur_mm:.2f} mm; writing {height:.0f} mm high reads up to "
+        f"{readable_blur_mm(height):.2f} mm); hold the phone still, tap the sheet to focus, use "
+        f"more light, and {RETAKE.split(', or')[0]}"
+    )
+
+
+def _glare_advice(reading: SheetReading) -> tuple[str, ...]:
+    glared = sum(1 for r in reading.all if "glare" in r.why)
+    if not glared:
+        return ()
+    return (f"glare washes out {glared} cell(s): turn off the flash or move the lamp",)
+
+
+def _score(
+    mapping: dict[str, Any], source: str, options: PhotoOptions, unsure: bool
+) -> tuple[ScoreReport | None, str | None]:
+    from printgen.games.one_page_war.referee import score
+
+    try:
+        return score(mapping, source, ScoreOptions(partial=options.partial)), None
+    except PrintgenError as error:
+        if unsure:
+            # The misread cells may be what the referee rejects: say so, do not fail.
+            return None, str(error)
+        raise
