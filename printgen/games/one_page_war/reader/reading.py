@@ -44,11 +44,13 @@ class Read:
 
 
 def prepare() -> None:
-    """Load what reading any photo needs: the sheets it may be, the recogniser's model and the
-    referee. Done while a head start decodes the photo on the other core; else on first use."""
+    """Load what reading any photo needs: the sheets it may be, the recogniser's model, the
+    referee and the TOML writer. Done while a head start decodes the photo on the other core;
+    else each on first use."""
     known_sheets()
     digits.model()
     import printgen.games.one_page_war.referee  # noqa: F401
+    import printgen.tomldoc  # noqa: F401
 
 
 def read(path: Path, started: HeadStart | None = None) -> Read:
