@@ -49,20 +49,24 @@ modules (11 ms), click formatting the help (a few ms).
 `printgen score photo.jpg` (12 MP, a game played by the rulebook). The machine's speed drifts by
 a third and more over a day (the bare ReportLab floor has read 72 ms, when issue 18 was written,
 and 138 to 241 ms on 1 December), so the photo is also timed side by side with the tree issue 18
-measured at 0.50 s (`--against ed943fc`, both reading one layout-version-1 photo). Medians of 11
-at 20:01 UTC on 1 December (load 0.5 to 1.0, the floor at 187 ms): 399 to 417 ms, against 663 ms
-for ed943fc: x 0.60 wall, x 0.54 CPU, which at the 0.50 s the issue measured is 0.30 s against
-its 0.35 s target. Where it goes now: the interpreter 30 ms; imports about 190 ms (numpy 60,
-OpenCV 20, click 7, tomlkit 7, the reader's and referee's modules with their 44 frozen
-dataclasses about 45); the read about 180 ms (decoding 16, ArUco's search 25 to 35, the QR code
-8, the grid checks 16, the squares' crops 30, the networks 12 plus a first batch's 10, the rules
-15 to 20). Taken off, in the order done: np.percentile and np.median, whose first call imports
-numpy.ma (16 ms; reader/quantile.py); OpenBLAS's idle threads (about 0.1 s of CPU; printgen/cli.py
-asks for one); Pillow for plain JPEGs, which OpenCV decodes to the same pixels (about 30 ms of
-imports; reader/photo.py); glibc's returning of every large block to the kernel, which faulted
-each one in again (20,000 page faults to 11,400, about 35 ms; printgen/cli.py); the model file
-stored rather than deflated (9 ms to 3); and the QR code's sheet weighed against rival sheets
-only when a rival's lines are there, the rivals sharing the photo's ink (about 10 ms).
+measured at 0.50 s (`--against ed943fc`, both reading one layout-version-1 photo). Medians of 15,
+three runs between 20:27 and 20:31 UTC on 1 December (load 1.0 to 1.7, the floor 148 to 173 ms):
+337 to 414 ms as the machine slowed, against 549 to 720 ms for ed943fc in the same runs: x 0.55
+to 0.58 wall, x 0.50 to 0.53 CPU, which at the 0.50 s the issue measured is 0.28 to 0.29 s
+against its 0.35 s target. Where it goes now: the interpreter 30 ms; click and the CLI 35 ms;
+numpy, OpenCV and the marker search's modules about 100 ms; then, side by side on the two cores
+(reader/start.py), decoding the photo and ArUco's search (about 90 ms when sharing the cores)
+against importing the rest of the reader and the referee and loading the model and the sheets
+(about 60 ms); then the rest of the read, about 100 ms (the QR code 9, the grid checks 12, the
+squares' crops 11, the networks 18, the rules 10, the typed-in TOML 5). Taken off, in the order
+done: np.percentile and np.median, whose first call imports numpy.ma (16 ms;
+reader/quantile.py); OpenBLAS's idle threads (about 0.1 s of CPU; printgen/cli.py asks for one);
+Pillow for plain JPEGs, which OpenCV decodes to the same pixels (about 30 ms of imports;
+reader/photo.py); glibc's returning of every large block to the kernel, which faulted each one
+in again (20,000 page faults to 11,400, about 35 ms; printgen/cli.py); the model file stored
+rather than deflated (9 ms to 3); the QR code's sheet weighed against rival sheets only when a
+rival's lines are there, the rivals sharing the photo's ink (about 10 ms); each square's ink
+found once, not twice; and the head start (about 20 ms).
 """
 
 from __future__ import annotations
