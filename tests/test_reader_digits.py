@@ -215,3 +215,39 @@ def test_the_networks_run_on_one_blas_thread_and_restore_it() -> None:
         assert setter(3) == 3  # and given back afterwards
     finally:
         setter(before)
+
+
+def _a_square() -> object:
+    from printgen.games.one_page_war.geometry import Kind, sheet_geometry
+    from printgen.games.one_page_war.layout import load_layout
+    from printgen.render.units import Paper
+
+    return sheet_geometry(load_layout("standard"), Paper.A4).select(Kind.SQUARE)[0]
+
+
+def test_an_s_counts_a_tenth_on_a_number_square(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ruling 13: a five leaning towards S, as real fives do.
+    from printgen.games.one_page_war.reader import cells
+
+    row = np.zeros(len(digits.CLASSES))
+    row[digits.CLASSES.index("5")], row[digits.CLASSES.index("S")] = 0.88, 0.12
+    monkeypatch.setattr(digits, "classify", lambda rows, using=None: np.tile(row, (len(rows), 1)))
+    patch = hw.draw_glyph("5", (72, 72), hw.writer(0, held_out=True), np.random.default_rng(0))
+    on_square = cells.square_candidates(patch)
+    total = 0.88 + 0.1 * 0.12
+    assert on_square["5"] == pytest.approx(0.88 / total)
+    assert on_square["?"] == pytest.approx(0.012 / total)
+    assert cells.allies_candidates(patch)["S"] == pytest.approx(0.12)  # the S space: full weight
+
+
+def test_an_s_written_in_a_square_is_never_accepted_as_a_number() -> None:
+    from printgen.games.one_page_war.reader import cells
+
+    model = digits.model()
+    square = _a_square()
+    for seed in range(12):
+        writer = hw.writer(seed, held_out=True)
+        for k in range(4):
+            patch = hw.draw_glyph(hw.ALLIES, (72, 72), writer, np.random.default_rng([seed, k]))
+            reading = cells.square_reading(square, cells.square_candidates(patch), model, 6.0)  # type: ignore[arg-type]
+            assert reading.unsure, (seed, k, reading)

@@ -185,13 +185,22 @@ def _ask(patch: np.ndarray, rows: list[np.ndarray], two_digits: bool) -> _Asked:
     return _Asked(marks, whole, (len(rows) - 2, len(rows) - 1))
 
 
+# A number square holds a number, a star or nothing: an S belongs in the S space beside it. The
+# recogniser learnt S as one mark among others, and real fives lean towards it; on a square
+# its S counts this much (ruling 13), which leaves a plain S written there "no digit".
+SQUARE_S_WEIGHT = 0.1
+
+
 def _square_candidates(asked: _Asked, p: np.ndarray) -> dict[str, float]:
     if asked.whole is None:
         return {"_": 1.0}
+    row = p[asked.whole].astype(np.float64)
+    row[digits.CLASSES.index("S")] *= SQUARE_S_WEIGHT
+    row /= row.sum()
     candidates: dict[str, float] = {}
     for i, name in enumerate(digits.CLASSES):
         key = {"empty": "_", "other": "?", "S": "?"}.get(name, name)
-        candidates[key] = candidates.get(key, 0.0) + float(p[asked.whole, i])
+        candidates[key] = candidates.get(key, 0.0) + float(row[i])
     if asked.halves is not None:
         pa, pb = p[asked.halves[0]], p[asked.halves[1]]
         # The mass the whole-patch model gave "a mark that is no single glyph" is shared among
