@@ -43,6 +43,7 @@ import cv2
 import numpy as np
 
 from printgen.games.one_page_war.reader import digits
+from printgen.games.one_page_war.reader.cells import on_a_square
 from training import handwriting as hw
 from training import real_digits, views
 
@@ -699,7 +700,7 @@ def calibration_views(model: Any, per_digit: int, seed: int) -> tuple[np.ndarray
 
 def view_outcomes(model: Any, rows: np.ndarray, truths: list[str]) -> list[Outcome]:
     """The simulated squares read on their own, without the rules."""
-    p = model.probabilities(rows)
+    p = on_a_square(model.probabilities(rows))
     out = []
     for truth, q in zip(truths, p, strict=True):
         value = digits.CLASSES[int(q.argmax())]
@@ -729,7 +730,7 @@ def joint_view_outcomes(model: Any, rows: np.ndarray, truths: list[str]) -> list
         if c == "S" or (c.isdigit() and int(c) > reach.highest)
     ]
     other = digits.CLASSES.index(digits.OTHER)
-    p = model.probabilities(rows)
+    p = on_a_square(model.probabilities(rows))
     out = []
     for truth, q in zip(truths, p, strict=True):
         if digits.CLASSES.index(truth) in never:

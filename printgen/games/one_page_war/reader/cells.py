@@ -191,12 +191,18 @@ def _ask(patch: np.ndarray, rows: list[np.ndarray], two_digits: bool) -> _Asked:
 SQUARE_S_WEIGHT = 0.1
 
 
+def on_a_square(p: np.ndarray) -> np.ndarray:
+    """The recogniser's class probabilities (rows in CLASSES order) for marks on a number
+    square: S weighed at SQUARE_S_WEIGHT, each row summing to one again."""
+    weighed = np.array(p, np.float64)
+    weighed[..., digits.CLASSES.index("S")] *= SQUARE_S_WEIGHT
+    return weighed / weighed.sum(axis=-1, keepdims=True)
+
+
 def _square_candidates(asked: _Asked, p: np.ndarray) -> dict[str, float]:
     if asked.whole is None:
         return {"_": 1.0}
-    row = p[asked.whole].astype(np.float64)
-    row[digits.CLASSES.index("S")] *= SQUARE_S_WEIGHT
-    row /= row.sum()
+    row = on_a_square(p[asked.whole])
     candidates: dict[str, float] = {}
     for i, name in enumerate(digits.CLASSES):
         key = {"empty": "_", "other": "?", "S": "?"}.get(name, name)
