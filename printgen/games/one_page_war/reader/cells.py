@@ -187,7 +187,7 @@ def _ask(patch: np.ndarray, rows: list[np.ndarray], two_digits: bool) -> _Asked:
 
 # A number square holds a number, a star or nothing: an S belongs in the S space beside it. The
 # recogniser learnt S as one mark among others, and real fives lean towards it; on a square
-# its S counts this much (ruling 13), which leaves a plain S written there "no digit".
+# its S counts this much (ruling 13), which still leaves a plain S written there unsure.
 SQUARE_S_WEIGHT = 0.1
 
 
