@@ -51,8 +51,8 @@ def _keep_freed_memory() -> None:
     """Let this process reuse the memory it frees. glibc gives every block over 128 KiB back to
     the kernel when it is freed, and the next such block is faulted in again, page by page:
     reading one photo makes hundreds of arrays of megabytes, and its page faults went from
-    20,000 to 13,000 with this, about 0.04 s of a 12 MP photo's 0.45 s (bench/bench_build.py),
-    for 6 MB more peak memory. For the command line only: it reads and exits, where `printgen
+    20,000 to 11,400 with this, about 35 ms of a 12 MP photo (bench/bench_build.py), for a few
+    MB more peak memory. For the command line only: it reads and exits, where `printgen
     serve` lives on and should give memory back. Elsewhere than glibc, nothing changes."""
     if not sys.platform.startswith("linux"):
         return
