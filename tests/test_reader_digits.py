@@ -57,6 +57,22 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     assert not list(tmp_path.glob("*.tmp*"))  # written through a temporary file, then renamed
 
 
+def test_the_ensemble_averages_logits_and_doubts_where_members_disagree() -> None:
+    n = len(digits.CLASSES)
+    five, three = np.zeros(n), np.zeros(n)
+    five[5], three[3] = 8.0, 8.0
+    agree = digits.ensemble_probabilities(np.stack([five, five])[None], 1.0)[0]
+    alone = np.exp(five - five.max()) / np.exp(five - five.max()).sum()
+    assert np.allclose(agree, alone)  # members that agree: as one member
+    other = 0.5 * five + three  # a member that leans to 3
+    split = digits.ensemble_probabilities(np.stack([five, other])[None], 1.0)[0]
+    assert split.argmax() == 5 and split[5] < 0.9 < 0.99 < agree[5]  # doubt where they differ
+    mean = (five + other) / 2  # the logits' mean through a softmax, not the probabilities' mean
+    assert np.allclose(split, np.exp(mean - mean.max()) / np.exp(mean - mean.max()).sum())
+    cooler = digits.ensemble_probabilities(np.stack([five, five])[None], 2.0)[0]
+    assert cooler[5] < agree[5] and np.isclose(split.sum(), 1.0)
+
+
 def test_a_truncated_model_file_is_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "cut.npz"
     data = digits.MODEL_PATH.read_bytes()

@@ -627,10 +627,8 @@ class Remembering:
             found = np.stack([net.logits(images) for net in self.model.nets], axis=1)
             for i, z in zip(todo, found, strict=True):
                 self._logits[keys[i]] = z.astype(np.float64)
-        z = np.stack([self._logits[k] for k in keys]) / self.temperature  # (n, nets, classes)
-        z -= z.max(axis=2, keepdims=True)
-        e = np.exp(z)
-        return (e / e.sum(axis=2, keepdims=True)).mean(axis=1)
+        logits = np.stack([self._logits[k] for k in keys])  # (n, nets, classes)
+        return digits.ensemble_probabilities(logits, self.temperature)
 
 
 @dataclass(frozen=True)
