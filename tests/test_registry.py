@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 import pytest
+from click.testing import CliRunner
 
 from printgen.cli import cli
 from printgen.games import all_games, all_materials
@@ -209,8 +210,8 @@ def test_reading_photos_keeps_large_blocks_on_the_heap(command: str, mapped: int
 
 @pytest.mark.parametrize(("photo", "asked"), [(True, True), (False, False)])
 def test_only_scoring_photos_asks_to_keep_freed_memory(
-    runner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, photo: bool, asked: bool
-) -> None:  # type: ignore[no-untyped-def]
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, photo: bool, asked: bool
+) -> None:
     import printgen.cli
 
     calls: list[None] = []
