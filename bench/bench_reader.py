@@ -16,7 +16,9 @@ calibration):
 The photos are read in a fresh process. Reported: squares auto-accepted and right, right but
 flagged unsure, misread and caught (unsure), misread and NOT flagged (the target is 0), for the
 squares holding a digit and for every cell (tick boxes and S spaces too); sheets final (no unsure
-cell at all); the median and worst time per photo, and that process's peak memory. Each is given
+cell at all); sheets whose winner holds whatever their unsure cells hold (reader/stakes.py), and
+whether that winner is the true one (the target: always), and the share of unsure cells that can
+change who wins; the median and worst time per photo, and that process's peak memory. Each is given
 twice, for the same photos: as the reader decides (given the rules of the game, reader/joint.py)
 and with every square decided on its own reading, so the rules' share shows. `make bench` runs
 the real and the drawn sets at 12 MP.
@@ -122,6 +124,20 @@ def _counts(readings: object, truth: dict[str, str]) -> tuple[dict[str, int], di
     return digit_squares, cells, final
 
 
+def _holds(report: object, truth: dict[str, str]) -> tuple[bool, bool]:
+    """Whether the reader says who wins holds whatever its unsure cells hold
+    (reader/stakes.py), and whether the written sheet's true winner is that one."""
+    from photo_corpus import written_winner
+
+    stakes = report.stakes  # type: ignore[attr-defined]
+    if stakes is None or not stakes.holds:
+        return False, False
+    keyed = {tuple(None if p == "None" else p for p in k.split("/")): v for k, v in truth.items()}
+    keyed = {(k[0], k[1], k[2], int(k[3])): v for k, v in keyed.items()}  # type: ignore[arg-type]
+    (claimed,) = stakes.winners
+    return True, written_winner(report.score.sheet, keyed) == claimed  # type: ignore[attr-defined]
+
+
 def read_corpus(folder: Path) -> None:
     """Runs in its own process, so its peak memory is the reader's alone."""
     from photo_corpus import key
@@ -155,6 +171,7 @@ def read_corpus(folder: Path) -> None:
         alone = cross_check(raw, layout, mode, joint=False)
         rules_seconds = median_seconds(lambda r=raw, a=layout, m=mode: cross_check(r, a, m), runs=3)
         squares, cells, final = _counts(report.reading, truth)
+        holds, holds_right = _holds(report, truth)
         squares_alone, cells_alone, final_alone = _counts(alone, truth)
         misses = []
         for r in report.reading.all:
@@ -171,6 +188,10 @@ def read_corpus(folder: Path) -> None:
                 "squares": squares,
                 "cells": cells,
                 "final": final,
+                "holds": holds,
+                "holds_right": holds_right,
+                "deciding": report.stakes.deciding if report.stakes else 0,
+                "unsure": len(report.unsure),
                 "squares_alone": squares_alone,
                 "cells_alone": cells_alone,
                 "final_alone": final_alone,
@@ -256,6 +277,19 @@ def run(
                 f"  sheets final (no unsure cell): {final}/{len(results)} = "
                 f"{final / len(results):.0%}"
             )
+        holds = [r for r in results if r["holds"] and not r["final"]]
+        wrong = sum(not r["holds_right"] for r in holds)
+        print(
+            f"sheets with unsure cells whose winner holds whatever they hold (reader/stakes.py): "
+            f"{len(holds)}/{len(results)} = {len(holds) / len(results):.0%}; winner wrong: "
+            f"{wrong} (target 0)"
+        )
+        unsure = sum(r["unsure"] for r in results)
+        deciding = sum(r["deciding"] for r in results)
+        print(
+            f"unsure cells that can change who wins: {deciding} of {unsure} = "
+            f"{deciding / max(1, unsure):.0%}"
+        )
         far = sum(r["far"] for r in results)
         print(f"sheets far from any legal game (judged square by square): {far}")
         times = [r["seconds"] for r in results]

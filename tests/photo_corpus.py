@@ -22,7 +22,7 @@ import io
 import json
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -100,6 +100,27 @@ Key = tuple[str, str | None, str | None, int]  # kind, arena, side, index
 
 def key(e: Element) -> Key:
     return (e.kind.value, e.arena, e.side.value if e.side else None, e.index)
+
+
+def written_winner(sheet: Sheet, truth: Mapping[Key, str]) -> str | None:
+    """Who wins the sheet as it was written (`truth`), on a reading of it as the referee parsed
+    it (for its players, mode and arenas). None: a draw in a duel."""
+    from dataclasses import replace
+
+    from printgen.games.one_page_war.referee import judge_arena, leader_of
+
+    winners = []
+    for arena in sheet.arenas:
+        sides = []
+        for side, held in zip(("first", "second"), arena.sides, strict=True):
+            written = [truth[("square", arena.name, side, i)] for i in range(len(held.squares))]
+            squares = tuple(Mark(v) if v in ("*", "_") else int(v) for v in written)
+            sides.append(replace(held, squares=squares))
+        allies = truth.get(("allies", arena.name, None, 0)) == "S"
+        winners.append(
+            judge_arena(replace(arena, sides=(sides[0], sides[1]), allies=allies)).winner
+        )
+    return leader_of(sheet.players, sheet.mode, winners)
 
 
 @dataclass

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from printgen.games.one_page_war.reader import read
+from printgen.games.one_page_war.reader import read, read_photo
+from printgen.materials import PhotoOptions
 from printgen.render.units import Paper
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -61,3 +62,29 @@ def test_real_handwriting_is_never_misread_silently(
     assert silent == KNOWN_SILENT, "misreads not flagged: (truth, read as)"
     assert digit_squares > 100
     assert accepted / digit_squares >= ACCEPTED_FLOOR
+
+
+# A duel whose unsure cells (4, with the shipped model) cannot change who wins.
+HOLDING = (7106, "duel", Paper.A4, (1600, 1200))
+
+
+def test_a_winner_said_to_hold_whatever_the_unsure_cells_hold_is_the_true_one(
+    photos: list[photo_corpus.CorpusPhoto], tmp_path: Path
+) -> None:
+    seed, mode, paper, size = HOLDING
+    sample = real_digits.test_sample()
+    holding = photo_corpus.make_photo(tmp_path / "held.jpg", seed, size, mode, paper, real=sample)
+    told = 0
+    for photo in [*photos, holding]:
+        report = read_photo(photo.path, PhotoOptions())
+        assert report.unsure and report.stakes is not None
+        assert report.stakes.to_text(len(report.unsure)) in report.to_text()
+        assert report.to_json()["stakes"] == report.stakes.to_json()
+        assert report.stakes.deciding <= len(report.unsure)
+        if report.stakes.holds:
+            told += 1
+            (winner,) = report.stakes.winners
+            assert winner == photo_corpus.written_winner(report.score.sheet, photo.truth)
+            assert "none can change who wins" in report.summary()
+    # If a new model leaves HOLDING's result open, pick another sheet whose result holds.
+    assert told >= 1

@@ -12,7 +12,8 @@ Reports implement printgen.materials.ScoreReport: to_text(), to_json(), exit_cod
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +65,18 @@ def judge_arena(arena: Arena) -> ArenaResult:
     return ArenaResult(arena, (first, second), winner, verdict.reason)
 
 
+def leader_of(players: tuple[str, str], mode: Mode, winners: Iterable[str | None]) -> str | None:
+    """Who has won more arenas, given each arena's winner (None: tied or still open); in solo
+    the AI also takes a draw. None: level in a duel."""
+    won = Counter(w for w in winners if w is not None)
+    first, second = players
+    if won[first] > won[second]:
+        return first
+    if won[second] > won[first] or mode is Mode.SOLO:
+        return second
+    return None
+
+
 @dataclass(frozen=True)
 class SheetReport:
     """One sheet scored: every arena, the arenas won, and the winner."""
@@ -95,13 +108,7 @@ class SheetReport:
     @property
     def leader(self) -> str | None:
         """Who has won more arenas so far (with the solo AI's claim on a draw)."""
-        first, second = self.players
-        won = self.arenas_won
-        if won[first] > won[second]:
-            return first
-        if won[second] > won[first] or self.sheet.mode is Mode.SOLO:
-            return second
-        return None
+        return leader_of(self.players, self.sheet.mode, (r.winner for r in self.arenas))
 
     @property
     def winner(self) -> str | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -29,6 +29,9 @@ from printgen.games.one_page_war.reader.report import (
 from printgen.games.one_page_war.reader.start import HeadStart
 from printgen.games.one_page_war.sheet import Mode
 from printgen.materials import PhotoOptions, ScoreOptions, ScoreReport
+
+if TYPE_CHECKING:
+    from printgen.games.one_page_war.reader.stakes import Stakes
 
 __all__ = ["Read", "read", "read_photo"]
 
@@ -87,6 +90,7 @@ def read_photo(path: Path, options: PhotoOptions, started: HeadStart | None = No
     mapping = sheet_mapping(reading, layout, mode, located.tag, players)
     toml = sheet_toml(reading, layout, mode, located.tag, players)
     score, problem = _score(mapping, str(path), options, any(r.unsure for r in reading.all))
+    at_stake = _stakes(reading, score)
     if options.annotate is not None:
         annotate(result.rectified, reading, options.annotate)
     return PhotoReport(
@@ -100,7 +104,20 @@ def read_photo(path: Path, options: PhotoOptions, started: HeadStart | None = No
         score_problem=problem,
         players=players or players_for(mode),
         timings=result.timings,
+        stakes=at_stake,
     )
+
+
+def _stakes(reading: SheetReading, score: ScoreReport | None) -> Stakes | None:
+    """What the unsure cells can change, on a finished duel or solo sheet that has some."""
+    from printgen.games.one_page_war.reader.stakes import stakes
+    from printgen.games.one_page_war.referee import SheetReport
+
+    if not any(r.unsure for r in reading.all):
+        return None
+    if not isinstance(score, SheetReport) or score.partial:
+        return None
+    return stakes(reading, score.sheet)
 
 
 def _refuse_soft(sheet: SheetReading, located: Located, source: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -18,6 +18,9 @@ from printgen.games.one_page_war.reader.cells import Reading, SheetReading, perc
 from printgen.games.one_page_war.reader.errors import PlayerNamesError
 from printgen.games.one_page_war.reader.locate import PX_PER_MM, SheetIdentity
 from printgen.materials import ScoreReport
+
+if TYPE_CHECKING:
+    from printgen.games.one_page_war.reader.stakes import Stakes
 
 EXIT_PROVISIONAL = 3
 
@@ -185,6 +188,7 @@ class PhotoReport:
     score_problem: str | None  # why the read sheet could not be scored, when it could not
     players: tuple[str, str]
     timings: dict[str, float] = field(default_factory=dict)
+    stakes: Stakes | None = None  # what the unsure cells can change, on a finished sheet
 
     @property
     def unsure(self) -> tuple[Reading, ...]:
@@ -205,6 +209,8 @@ class PhotoReport:
         if self.unsure:
             out.append(f"{len(self.unsure)} unsure cell(s); the score is PROVISIONAL:")
             out += [f"  {describe(r, self.players)}" for r in self.unsure]
+            if self.stakes is not None:
+                out.append(self.stakes.to_text(len(self.unsure)))
         out.append("")
         out.append(self.toml.rstrip())
         out.append("")
@@ -232,6 +238,7 @@ class PhotoReport:
             "advice": list(self.advice),
             "score": self.score.to_json() if self.score is not None else None,
             "score_problem": self.score_problem,
+            "stakes": self.stakes.to_json() if self.stakes is not None else None,
         }
 
     def summary(self) -> str:
@@ -239,7 +246,8 @@ class PhotoReport:
             self.score.summary() if self.score is not None else f"not scored ({self.score_problem})"
         )
         if self.unsure:
-            return f"PROVISIONAL ({len(self.unsure)} unsure cells): {head}"
+            holds = ", none can change who wins" if self.stakes and self.stakes.holds else ""
+            return f"PROVISIONAL ({len(self.unsure)} unsure cells{holds}): {head}"
         return head
 
 
