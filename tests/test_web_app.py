@@ -828,6 +828,54 @@ def unsure_duel(reader: FakeReader) -> FakeReader:
     return reader
 
 
+def test_a_winner_the_unsure_cells_cannot_change_is_said_with_the_names_given(
+    client: FlaskClient, unsure_duel: FakeReader
+) -> None:
+    unsure_duel.stakes = {"result_holds": True, "winners": ["Second"], "open_arenas": []}
+    page = scored(client, post_photo(client, jpeg(), first="Ann", second="Ben")).text
+    assert (
+        text_of(page, "stakes")
+        == "Ben wins whatever these cells hold: confirm them for a true record."
+    )
+
+
+def test_a_draw_the_unsure_cells_cannot_change_is_said(
+    client: FlaskClient, unsure_duel: FakeReader
+) -> None:
+    unsure_duel.stakes = {"result_holds": True, "winners": [None], "open_arenas": []}
+    page = scored(client, post_photo(client, jpeg())).text
+    assert (
+        text_of(page, "stakes")
+        == "It is a draw whatever these cells hold: confirm them for a true record."
+    )
+
+
+def test_the_cells_that_can_change_who_wins_come_first(
+    client: FlaskClient, unsure_duel: FakeReader
+) -> None:
+    unsure_duel.stakes = {
+        "result_holds": False,
+        "winners": ["First", "Second"],
+        "open_arenas": ["Land", "Politics"],
+    }
+    page = scored(client, post_photo(client, jpeg())).text
+    assert (
+        text_of(page, "stakes")
+        == "Only the cells in Land, Politics can change who wins: they come first."
+    )
+    fields = re.findall(r'<(?:input|select) id="(square[^"]*|allies[^"]*)"', page)
+    assert fields == ["square|Land|0|4", "allies|Politics", "square|Air|1|3"]
+
+
+def test_without_the_readers_stakes_the_cells_keep_their_order_and_nothing_is_claimed(
+    client: FlaskClient, unsure_duel: FakeReader
+) -> None:
+    page = scored(client, post_photo(client, jpeg())).text
+    assert text_of(page, "stakes") is None
+    fields = re.findall(r'<(?:input|select) id="(square[^"]*|allies[^"]*)"', page)
+    assert fields == ["square|Air|1|3", "square|Land|0|4", "allies|Politics"]
+
+
 def mean(image: Any) -> float:
     return float(sum(image.get_flattened_data())) / image.width / image.height
 

@@ -130,6 +130,7 @@ class FakeReader:
     sheet: dict[str, Any] = field(default_factory=as_read)
     unsure: list[dict[str, Any]] = field(default_factory=list)
     sheet_id: str = "D1A2B"
+    stakes: dict[str, Any] | None = None  # what the unsure cells can change (reader/stakes.py)
     error: Exception | None = None
     seen: list[tuple[str, tuple[int, int], str]] = field(default_factory=list)
 
@@ -148,6 +149,7 @@ class FakeReader:
             "sheet": self.sheet,
             "unsure": self.unsure,
             "advice": [],
+            "stakes": self.stakes,
         }
         return FakeReport(data)
 

@@ -96,10 +96,21 @@ class PhotoSheet:
     advice: tuple[str, ...]
     sheet_id: str
     image: bytes = field(repr=False)  # the annotated sheet, JPEG
+    # What the unsure cells can change (the reader's "stakes", reader/stakes.py), unknown on a
+    # sheet it could not score: `holds` when who wins is the same whatever they hold, with the
+    # winner's side (0 near, 1 far; None a draw); else the arenas whose cells can change it.
+    holds: bool = False
+    winner_side: int | None = None
+    deciding_arenas: tuple[str, ...] = ()
 
     @property
     def to_confirm(self) -> tuple[Cell, ...]:
-        return tuple(c for c in self.cells if c.editable)
+        """The cells a person confirms, those that can change who wins first."""
+        cells = [c for c in self.cells if c.editable]
+        return tuple(sorted(cells, key=lambda c: c.arena not in self.deciding_arenas))
+
+    def winner_name(self, names: tuple[str, str]) -> str | None:
+        return None if self.winner_side is None else names[self.winner_side]
 
     @property
     def players(self) -> tuple[str, str]:
@@ -120,6 +131,11 @@ def photo_sheet(report: ScoreReport, photo_name: str, annotated: Path | None) ->
     image = b""
     if annotated is not None and annotated.is_file():
         image, cells = _pictures(annotated, cells, str(data.get("layout")), str(data.get("paper")))
+    found = data.get("stakes")
+    stakes: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
+    winners = list(stakes.get("winners") or ())
+    holds = bool(stakes.get("result_holds")) and len(winners) == 1
+    side = players.index(winners[0]) if holds and winners[0] in players else None
     return PhotoSheet(
         photo_name=photo_name,
         sheet=sheet,
@@ -127,6 +143,9 @@ def photo_sheet(report: ScoreReport, photo_name: str, annotated: Path | None) ->
         advice=tuple(str(a) for a in data.get("advice") or ()),
         sheet_id=str(data.get("sheet_id") or ""),  # "" when its QR code was not read
         image=image,
+        holds=holds,
+        winner_side=side,
+        deciding_arenas=tuple(str(a) for a in stakes.get("open_arenas") or ()),
     )
 
 
