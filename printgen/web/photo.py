@@ -4,7 +4,8 @@ names, and the sheet the corrections make, which the same referee as a typed-in 
 
 What the photo reader's report gives in `to_json()` (printgen.games.one_page_war.reader.report):
 "sheet" (the sheet as read, in the typed-in format), "unsure" (each reading below the confidence
-threshold: kind, arena, player, 0-based index, reading, second), "advice", "layout" and "paper".
+threshold: kind, arena, player, 0-based index, reading, second), "advice", "layout", "paper"
+and "stakes" (what the unsure cells can change: reader/stakes.py).
 The annotated picture it writes is the rectified sheet at a fixed scale, so a cell's box in the
 sheet's geometry (mm, printgen.games.one_page_war.geometry) is its place in the picture too."""
 

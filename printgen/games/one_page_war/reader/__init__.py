@@ -4,7 +4,7 @@
     quality) -> rectify -> Ink (lighting evened out)
     -> read_sheet (squares, tick boxes, S spaces; digits.py recognises marks; cells too soft for
     their writing are unsure) -> cross_check (the rules) -> PhotoReport (typed-in TOML, unsure
-    cells, the referee's score).
+    cells, the referee's score, and what the unsure cells can change: stakes.py).
 
 Many photos at once, a team game from its sheets' photos and a print run's summary: batch.py.
 
