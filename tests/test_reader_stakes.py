@@ -15,7 +15,7 @@ import pytest
 from printgen.games.one_page_war.geometry import Side
 from printgen.games.one_page_war.reader.cells import Reading, SheetReading
 from printgen.games.one_page_war.reader.stakes import Stakes, _values, stakes
-from printgen.games.one_page_war.referee import judge_arena, leader_of
+from printgen.games.one_page_war.referee import judge_arena, leader_of, score_sheet
 from printgen.games.one_page_war.rules import Mark, Square
 from printgen.games.one_page_war.sheet import Arena, Mode, Sheet
 
@@ -182,3 +182,17 @@ def test_the_winners_it_lists_are_exactly_those_some_values_give(seed: int) -> N
                 continue
             found.add(_winner(written))
     assert found == at.winners
+
+
+def test_the_report_weighs_stakes_only_on_a_finished_duel_or_solo_sheet_with_doubts() -> None:
+    from printgen.games.one_page_war.reader.reading import _stakes
+
+    sheet = typed(FIRST, SECOND)
+    doubted = _doubted(sheet_reading(sheet), [("Land", Side.SECOND, 0)])
+    scored = score_sheet(sheet)
+    found = _stakes(doubted, scored, "duel")
+    assert found is not None and found.holds
+    assert _stakes(sheet_reading(sheet), scored, "duel") is None, "no unsure cell"
+    assert _stakes(doubted, scored, "team") is None, "a team's arenas add up over its sheets"
+    assert _stakes(doubted, replace(scored, partial=True), "duel") is None, "an unfinished game"
+    assert _stakes(doubted, None, "duel") is None, "a sheet the referee could not score"

@@ -90,7 +90,7 @@ def read_photo(path: Path, options: PhotoOptions, started: HeadStart | None = No
     mapping = sheet_mapping(reading, layout, mode, located.tag, players)
     toml = sheet_toml(reading, layout, mode, located.tag, players)
     score, problem = _score(mapping, str(path), options, any(r.unsure for r in reading.all))
-    at_stake = _stakes(reading, score)
+    at_stake = _stakes(reading, score, mode)
     if options.annotate is not None:
         annotate(result.rectified, reading, options.annotate)
     return PhotoReport(
@@ -108,12 +108,13 @@ def read_photo(path: Path, options: PhotoOptions, started: HeadStart | None = No
     )
 
 
-def _stakes(reading: SheetReading, score: ScoreReport | None) -> Stakes | None:
-    """What the unsure cells can change, on a finished duel or solo sheet that has some."""
+def _stakes(reading: SheetReading, score: ScoreReport | None, mode: str) -> Stakes | None:
+    """What the unsure cells can change, on a finished duel or solo sheet that has some. (A
+    team pack's sheet is one of several whose arenas add up: its own winner decides little.)"""
     from printgen.games.one_page_war.reader.stakes import stakes
     from printgen.games.one_page_war.referee import SheetReport
 
-    if not any(r.unsure for r in reading.all):
+    if mode == "team" or not any(r.unsure for r in reading.all):
         return None
     if not isinstance(score, SheetReport) or score.partial:
         return None
