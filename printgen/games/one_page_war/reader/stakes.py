@@ -162,10 +162,16 @@ def _keys(
     fixed = [sq for i, sq in enumerate(read) if i not in unsure]
     keys = set()
     for chosen in itertools.combinations_with_replacement(values, len(unsure)):
-        squares = [*fixed, *chosen]
+        # In one order, so that the rules' lookup of scored sides holds each multiset once,
+        # however many sheets are weighed (a hand's key does not depend on the order).
+        squares = sorted([*fixed, *chosen], key=_in_number_order)
         if squares.count(Mark.STAR) <= 1:  # a side holds at most one star
             keys.add(evaluate(squares, allies).key)
     return keys
+
+
+def _in_number_order(square: Square) -> tuple[int, int]:
+    return (0, square) if isinstance(square, int) else (1, 0)  # a star last
 
 
 def _outcomes(first: set[Key] | None, second: set[Key] | None) -> set[int]:
