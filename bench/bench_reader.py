@@ -167,7 +167,9 @@ def read_corpus(folder: Path) -> None:
         # The same cells decided each on its own, and the rules' share of the time.
         tag = again.located.tag
         layout, mode = load_layout(tag.layout, tag.version), Mode(tag.mode)
-        raw = read_sheet(ink, geometry, again.rectified, again.located.blur_at)
+        raw = read_sheet(
+            ink, geometry, again.rectified, again.located.blur_at, team=tag.mode == "team"
+        )
         alone = cross_check(raw, layout, mode, joint=False)
         rules_seconds = median_seconds(lambda r=raw, a=layout, m=mode: cross_check(r, a, m), runs=3)
         squares, cells, final = _counts(report.reading, truth)

@@ -11,8 +11,12 @@ import cv2
 import numpy as np
 import pytest
 
+from printgen.games.one_page_war.geometry import Kind
+from printgen.games.one_page_war.layout import load_layout
 from printgen.games.one_page_war.reader import digits
+from printgen.games.one_page_war.reader.cells import Reading
 from printgen.games.one_page_war.reader.errors import ModelFileError
+from printgen.render.units import Paper
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from training import handwriting as hw  # noqa: E402
@@ -254,6 +258,59 @@ def test_an_s_counts_a_tenth_on_a_number_square(monkeypatch: pytest.MonkeyPatch)
     assert on_square["5"] == pytest.approx(0.88 / total)
     assert on_square["?"] == pytest.approx(0.012 / total)
     assert cells.allies_candidates(patch)["S"] == pytest.approx(0.12)  # the S space: full weight
+
+
+def _ticks_and_allies(
+    allies_ticked: int, s_written: bool, unsure_tick: bool = False
+) -> tuple[tuple[Reading, ...], tuple[Reading, ...]]:
+    """A sheet's tick boxes and S spaces as read: Politics' Allies box ticked on both sides
+    `allies_ticked` times (0 or 1), an S in Land's S space or none."""
+    from printgen.games.one_page_war.geometry import sheet_geometry
+
+    geometry = sheet_geometry(load_layout("standard"), Paper.A4)
+    ticks = []
+    for e in geometry.select(Kind.TICK):
+        ticked = e.arena == "Politics" and e.index < allies_ticked
+        r = Reading(e, "ticked" if ticked else "empty", 1.0, "?", 0.0, False)
+        if unsure_tick and e.arena == "Politics":
+            r = r.doubt("near the cut")
+        ticks.append(r)
+    allies = tuple(
+        Reading(e, "S" if s_written and e.arena == "Land" else "empty", 1.0, "?", 0.0, False)
+        for e in geometry.select(Kind.ALLIES)
+    )
+    return tuple(ticks), allies
+
+
+def test_an_s_counts_a_hundredth_where_every_allies_use_has_its_s_in_an_s_space() -> None:
+    # Ruling 13: where no use of Allies is left without its S, none explains an S in a square.
+    from printgen.games.one_page_war.reader import cells
+
+    arenas = load_layout("standard").arenas
+    assert cells.square_s_weight(arenas, *_ticks_and_allies(0, False)) == 0.01
+    assert cells.square_s_weight(arenas, *_ticks_and_allies(1, True)) == 0.01
+    assert cells.square_s_weight(arenas, *_ticks_and_allies(1, False)) == 0.1, "its S is missing"
+    unsure = _ticks_and_allies(0, False, unsure_tick=True)
+    assert cells.square_s_weight(arenas, *unsure) == 0.1, "an unsure box may be ticked"
+
+
+def test_where_every_allies_use_has_its_s_a_plain_s_in_a_square_still_stays_unsure() -> None:
+    # Only an S shaped as a 5 (a flat top and a corner) reads as the 5 it looks like there.
+    from printgen.games.one_page_war.reader import cells
+
+    model = digits.model()
+    square = _a_square()
+    accepted = []
+    for seed in range(12):
+        writer = hw.writer(seed, held_out=True)
+        for k in range(4):
+            patch = hw.draw_glyph(hw.ALLIES, (72, 72), writer, np.random.default_rng([seed, k]))
+            asked, p, _ = cells._asked([patch], [], model)
+            candidates = cells._square_candidates(asked[0], p, cells.ACCOUNTED_S_WEIGHT)
+            reading = cells.square_reading(square, candidates, model, 6.0)  # type: ignore[arg-type]
+            if not reading.unsure:
+                accepted.append((seed, k, reading.value))
+    assert len(accepted) <= 1 and all(value == "5" for _, _, value in accepted), accepted
 
 
 def test_an_s_written_in_a_square_is_never_accepted_as_a_number() -> None:

@@ -650,7 +650,10 @@ def read_sheets(model: Any, photos: list[SheetPhoto]) -> list[Any]:
     """Every calibration photo's cells read with `model`, before the rules (cells.read_sheet)."""
     from printgen.games.one_page_war.reader.cells import read_sheet
 
-    return [read_sheet(p.ink, p.geometry, p.rectified, using=model) for p in photos]
+    return [
+        read_sheet(p.ink, p.geometry, p.rectified, using=model, team=p.mode == "team")
+        for p in photos
+    ]
 
 
 def outcomes(

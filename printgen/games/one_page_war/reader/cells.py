@@ -11,11 +11,13 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from printgen.games.one_page_war.geometry import Element, Kind, SheetGeometry
+from printgen.games.one_page_war.geometry import Element, Kind, SheetGeometry, Side
+from printgen.games.one_page_war.layout import ArenaSpec
 from printgen.games.one_page_war.reader import digits
 from printgen.games.one_page_war.reader.blur import NOMINAL_GLYPH_MM, SOFT_WHY, too_soft
 from printgen.games.one_page_war.reader.locate import PX_PER_MM
 from printgen.games.one_page_war.reader.quantile import median, percentile
+from printgen.games.one_page_war.sheet import ALLIES_POWER
 
 # How far inside a printed box its interior starts: clear of the printed line and of a small
 # misregistration of the homography.
@@ -189,20 +191,50 @@ def _ask(patch: np.ndarray, rows: list[np.ndarray], two_digits: bool) -> _Asked:
 # recogniser learnt S as one mark among others, and real fives lean towards it; on a square
 # its S counts this much (ruling 13), which still leaves a plain S written there unsure.
 SQUARE_S_WEIGHT = 0.1
+# On a sheet whose every use of Allies shows its S in an S space, no use is left that an S in a
+# number square could stand for: there its S counts a hundredth (ruling 13), still enough to
+# leave a plain S unsure.
+ACCOUNTED_S_WEIGHT = 0.01
 
 
-def on_a_square(p: np.ndarray) -> np.ndarray:
+def on_a_square(p: np.ndarray, s_weight: float = SQUARE_S_WEIGHT) -> np.ndarray:
     """The recogniser's class probabilities (rows in CLASSES order) for marks on a number
-    square: S weighed at SQUARE_S_WEIGHT, each row summing to one again."""
+    square: S weighed at `s_weight`, each row summing to one again."""
     weighed = np.array(p, np.float64)
-    weighed[..., digits.CLASSES.index("S")] *= SQUARE_S_WEIGHT
+    weighed[..., digits.CLASSES.index("S")] *= s_weight
     return weighed / weighed.sum(axis=-1, keepdims=True)
 
 
-def _square_candidates(asked: _Asked, p: np.ndarray) -> dict[str, float]:
+def square_s_weight(
+    arenas: tuple[ArenaSpec, ...], ticks: tuple[Reading, ...], allies: tuple[Reading, ...]
+) -> float:
+    """What an S counts on this sheet's number squares: a hundredth when the S spaces read as
+    an S (their likeliest reading) are at least as many as the uses of Allies its tick boxes
+    may show (a box read unsure counted as ticked), else a tenth."""
+    uses = sum(
+        max(
+            sum(
+                1
+                for r in ticks
+                if r.element.arena == a.name
+                and r.element.side is side
+                and (r.value == "ticked" or r.unsure)
+            )
+            for side in (Side.FIRST, Side.SECOND)
+        )
+        for a in arenas
+        if a.power == ALLIES_POWER
+    )
+    written = sum(1 for r in allies if r.value == "S")
+    return ACCOUNTED_S_WEIGHT if written >= uses else SQUARE_S_WEIGHT
+
+
+def _square_candidates(
+    asked: _Asked, p: np.ndarray, s_weight: float = SQUARE_S_WEIGHT
+) -> dict[str, float]:
     if asked.whole is None:
         return {"_": 1.0}
-    row = on_a_square(p[asked.whole])
+    row = on_a_square(p[asked.whole], s_weight)
     candidates: dict[str, float] = {}
     for i, name in enumerate(digits.CLASSES):
         key = {"empty": "_", "other": "?", "S": "?"}.get(name, name)
@@ -244,15 +276,24 @@ def _recognised(
     squares: list[np.ndarray], allies: list[np.ndarray], using: digits.Model | None
 ) -> tuple[list[dict[str, float]], list[dict[str, float]], list[digits.Marks]]:
     """`candidates_of`, and the squares' marks it found (read_sheet measures their height)."""
+    asked_squares, p, allies_p = _asked(squares, allies, using)
+    return (
+        [_square_candidates(a, p) for a in asked_squares],
+        allies_p,
+        [a.marks for a in asked_squares],
+    )
+
+
+def _asked(
+    squares: list[np.ndarray], allies: list[np.ndarray], using: digits.Model | None
+) -> tuple[list[_Asked], np.ndarray, list[dict[str, float]]]:
+    """Every mark recognised in one batch: the squares' marks and their rows' probabilities
+    (candidates still to weigh), and the S spaces' candidates."""
     rows: list[np.ndarray] = []
     asked_squares = [_ask(patch, rows, two_digits=True) for patch in squares]
     asked_allies = [_ask(patch, rows, two_digits=False) for patch in allies]
     p = digits.classify(rows, using)
-    return (
-        [_square_candidates(a, p) for a in asked_squares],
-        [_allies_candidates(a, p) for a in asked_allies],
-        [a.marks for a in asked_squares],
-    )
+    return asked_squares, p, [_allies_candidates(a, p) for a in asked_allies]
 
 
 def square_candidates(patch: np.ndarray, using: digits.Model | None = None) -> dict[str, float]:
@@ -393,32 +434,42 @@ def read_sheet(
     rectified: np.ndarray | None = None,
     blur: Callable[[Element], float] | None = None,
     using: digits.Model | None = None,
+    team: bool = False,
 ) -> SheetReading:
     """Every square, tick box and S space; `blur` gives the blur (mm) where an element stands;
-    with `rectified`, cells under glare made unsure. The shipped recogniser and its thresholds
-    unless `using` names another model."""
+    with `rectified`, cells under glare made unsure; `team` for a team pack's sheet. The
+    shipped recogniser and its thresholds unless `using` names another model."""
     model = using or digits.model()
     square_cells = geometry.select(Kind.SQUARE)
     allies_cells = geometry.select(Kind.ALLIES)
     patches = [crop(ink, e, SQUARE_INSET_MM) for e in square_cells]
-    square_p, allies_p, square_marks = _recognised(
+    asked, p, allies_p = _asked(
         patches, [crop(ink, e, ALLIES_INSET_MM) for e in allies_cells], model
     )
-    squares = tuple(
-        square_reading(e, c, model, marks_mm(marks), blur(e) if blur else 0.0)
-        for e, c, marks in zip(square_cells, square_p, square_marks, strict=True)
-    )
-    ticks = tuple(read_ticks(ink, geometry.select(Kind.TICK)))
-    allies = tuple(allies_reading(e, c, model) for e, c in zip(allies_cells, allies_p, strict=True))
-    sheet = SheetReading(squares, ticks, allies)
-    if rectified is None:
-        return sheet
 
     def glare(readings: tuple[Reading, ...]) -> tuple[Reading, ...]:
+        if rectified is None:
+            return readings
         out = []
         for r in readings:
             share = glare_share(rectified, r.element)
             out.append(r.doubt(f"glare over {share:.0%} of it") if share > GLARE_SHARE else r)
         return tuple(out)
 
-    return SheetReading(glare(sheet.squares), glare(sheet.ticks), glare(sheet.allies))
+    ticks = glare(tuple(read_ticks(ink, geometry.select(Kind.TICK))))
+    allies = glare(
+        tuple(allies_reading(e, c, model) for e, c in zip(allies_cells, allies_p, strict=True))
+    )
+    # A team-mate may give a use of Allies (rulebook), so a team sheet's ticks explain nothing.
+    s_weight = SQUARE_S_WEIGHT if team else square_s_weight(geometry.arenas, ticks, allies)
+    squares = tuple(
+        square_reading(
+            e,
+            _square_candidates(a, p, s_weight),
+            model,
+            marks_mm(a.marks),
+            blur(e) if blur else 0.0,
+        )
+        for e, a in zip(square_cells, asked, strict=True)
+    )
+    return SheetReading(glare(squares), ticks, allies)

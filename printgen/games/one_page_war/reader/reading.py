@@ -73,7 +73,9 @@ def read(path: Path, started: HeadStart | None = None) -> Read:
     ink = Ink.of(rectified)
     layout = load_layout(located.tag.layout, located.tag.version)
     rules_mode = Mode(located.tag.mode)
-    sheet = read_sheet(ink, located.geometry, rectified, located.blur_at)
+    sheet = read_sheet(
+        ink, located.geometry, rectified, located.blur_at, team=located.tag.mode == "team"
+    )
     _refuse_soft(sheet, located, str(path))
     reading = cross_check(sheet, layout, rules_mode)
     timings["read"] = time.perf_counter() - start
