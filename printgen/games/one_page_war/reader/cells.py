@@ -267,21 +267,10 @@ def candidates_of(
     squares: list[np.ndarray], allies: list[np.ndarray], using: digits.Model | None = None
 ) -> tuple[list[dict[str, float]], list[dict[str, float]]]:
     """What each square patch and each S space patch holds, as probabilities of typed-in values
-    ("?" for no legal reading), all marks recognised in one batch."""
-    square_p, allies_p, _ = _recognised(squares, allies, using)
-    return square_p, allies_p
-
-
-def _recognised(
-    squares: list[np.ndarray], allies: list[np.ndarray], using: digits.Model | None
-) -> tuple[list[dict[str, float]], list[dict[str, float]], list[digits.Marks]]:
-    """`candidates_of`, and the squares' marks it found (read_sheet measures their height)."""
+    ("?" for no legal reading), all marks recognised in one batch; read with no sheet around
+    them, a square's S counts a tenth."""
     asked_squares, p, allies_p = _asked(squares, allies, using)
-    return (
-        [_square_candidates(a, p) for a in asked_squares],
-        allies_p,
-        [a.marks for a in asked_squares],
-    )
+    return [_square_candidates(a, p) for a in asked_squares], allies_p
 
 
 def _asked(
