@@ -345,3 +345,36 @@ def test_the_reader_package_loads_its_steps_on_first_use() -> None:
 
     with pytest.raises(AttributeError, match="no attribute 'reed'"):
         reader.reed  # noqa: B018
+
+
+def test_a_sheets_squares_weigh_s_as_its_s_spaces_and_allies_ticks_say(
+    upside_down: photo_corpus.CorpusPhoto, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ruling 13: the weight comes from the sheet's own S spaces and tick boxes, read first; a
+    # team sheet keeps a tenth (a team-mate may give a use of Allies).
+    from printgen.games.one_page_war.reader import cells
+
+    asked: list[tuple[tuple[str, ...], int, int]] = []
+    used: list[float] = []
+
+    def weight(arenas: object, ticks: tuple[Reading, ...], allies: tuple[Reading, ...]) -> float:
+        asked.append((tuple(a.name for a in arenas), len(ticks), len(allies)))  # type: ignore[attr-defined]
+        return 0.5
+
+    candidates = cells._square_candidates
+
+    def spy(a: object, p: object, s_weight: float = cells.SQUARE_S_WEIGHT) -> object:
+        used.append(s_weight)
+        return candidates(a, p, s_weight)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cells, "square_s_weight", weight)
+    monkeypatch.setattr(cells, "_square_candidates", spy)
+    result = read(upside_down.path)
+    geometry = result.located.geometry
+    arenas = tuple(a.name for a in load_layout("standard").arenas)
+    ticks, allies = len(geometry.select(Kind.TICK)), len(geometry.select(Kind.ALLIES))
+    assert asked == [(arenas, ticks, allies)]
+    assert set(used) == {0.5} and len(used) == len(geometry.select(Kind.SQUARE))
+    used.clear()
+    cells.read_sheet(cells.Ink.of(result.rectified), geometry, team=True)
+    assert len(asked) == 1 and set(used) == {cells.SQUARE_S_WEIGHT}
