@@ -277,6 +277,22 @@ def test_a_value_the_sheet_cannot_hold_settles_nothing_by_being_left_out() -> No
     assert (settled.value, settled.unsure) == ("3", False)
 
 
+def test_a_first_choice_whose_rival_the_sheet_cannot_hold_is_judged_without_that_rival() -> None:
+    # Read as 3 first (99.4 %) or 9 (impossible on this layout): the 3 is the recogniser's own
+    # first choice, so its probability given the rules, 9 left out, is what its calibrated bar
+    # measures; the other squares say nothing of it (one Air raid), and it is accepted.
+    where = ("Land", Side.FIRST, 0)  # a 3
+    candidates = {"3": 0.994, "9": 0.006}
+    reading = _ticks(_ambiguous(sheet_reading(MIRRORED), where, candidates), "Air", 1)
+    cell = _square(cross_check(reading, LAYOUT, Mode.DUEL, MODEL), where)
+    assert (cell.value, cell.unsure, cell.settled_by_rules) == ("3", False, True)
+    # With a rival the sheet can hold, the 3 stays as unsure as the recogniser left it.
+    open_reading = _ticks(
+        _ambiguous(sheet_reading(MIRRORED), where, {"3": 0.994, "2": 0.006}), "Air", 1
+    )
+    assert _square(cross_check(open_reading, LAYOUT, Mode.DUEL, MODEL), where).unsure
+
+
 def test_a_sheet_far_from_any_legal_game_is_judged_square_by_square() -> None:
     rng = np.random.default_rng(3)
     first = {a.name: [int(v) for v in rng.integers(1, 7, a.squares)] for a in LAYOUT.arenas}

@@ -249,7 +249,11 @@ def _decide(
             )
         return replace(decided, unsure=True, why=why, only_low_confidence=False)
     support = dict(r.candidates).get(value, r.confidence if value == r.value else 0.0)
-    sure = paired(support, p, b.own_of(value))
+    # The probability given the rules leaves out the values the sheet cannot hold. Where it is
+    # the recogniser's own first choice that stays first, the bar given the rules is calibrated
+    # on exactly that probability; where the recogniser preferred a value the sheet cannot hold,
+    # leaving it out is no evidence for the rest, and only the pairing counts (`paired`).
+    sure = p if value == r.value else paired(support, p, b.own_of(value))
     decided = replace(decided, confidence=sure)
     # The bar given the rules is never below the recogniser's own: where the rules say nothing,
     # a square's probability given them is its own, which was not enough on its own.
@@ -267,10 +271,10 @@ def _decide(
 def paired(own: float, posterior: float, legal: float) -> float:
     """The recogniser's probability `own` of a value, moved by what the other squares add and
     nothing else: its odds times the odds of the `posterior` given the rules over the odds of
-    the square's `legal` probability (its own, the values the sheet cannot hold left out).
-    Leaving out an impossible value (a 9, an 8 without Armored support) lifts what is left of a
-    square's own mass in a way its calibration never measured: a square read as 9 or 3 is no
-    surer a 3 for 9 being impossible. Only the pairing with the other squares counts."""
+    the square's `legal` probability (its own, the values the sheet cannot hold left out). For
+    a square the recogniser read first as a value the sheet cannot hold (a 9, an 8 without
+    Armored support): a square read as 9 or 3 is no surer a 3 for 9 being impossible, so only
+    the pairing with the other squares counts."""
     if legal >= 1.0 or own <= 0.0 or posterior <= 0.0:
         return own  # one value the square can hold, or none: the other squares add nothing
     if posterior >= 1.0 or own >= 1.0:
