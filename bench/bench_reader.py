@@ -132,8 +132,10 @@ def _holds(report: object, truth: dict[str, str]) -> tuple[bool, bool]:
     stakes = report.stakes  # type: ignore[attr-defined]
     if stakes is None or not stakes.holds:
         return False, False
-    keyed = {tuple(None if p == "None" else p for p in k.split("/")): v for k, v in truth.items()}
-    keyed = {(k[0], k[1], k[2], int(k[3])): v for k, v in keyed.items()}  # type: ignore[arg-type]
+    keyed = {}
+    for name, value in truth.items():  # "kind/arena/side/index", as make_corpus wrote it
+        kind, arena, side, index = name.split("/")
+        keyed[(kind, arena, None if side == "None" else side, int(index))] = value
     (claimed,) = stakes.winners
     return True, written_winner(report.score.sheet, keyed) == claimed  # type: ignore[attr-defined]
 

@@ -21,9 +21,7 @@ from printgen.games.one_page_war.sheet import Arena, Mode, Sheet
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import playout  # noqa: E402
-from test_reader_joint import sheet_reading, typed  # noqa: E402
-
-Where = tuple[str, Side, int]
+from test_reader_joint import Where, sheet_reading, typed  # noqa: E402
 
 FIRST = {
     "Land": [6, 6, 6, 6],

@@ -205,26 +205,39 @@ def on_a_square(p: np.ndarray, s_weight: float = SQUARE_S_WEIGHT) -> np.ndarray:
     return weighed / weighed.sum(axis=-1, keepdims=True)
 
 
+def ticked(ticks: tuple[Reading, ...], arena: str, side: Side, unsure_ticked: bool = False) -> int:
+    """The boxes of one arena's side read as ticked (with `unsure_ticked`, or read unsure)."""
+    return sum(
+        1
+        for r in ticks
+        if r.element.arena == arena
+        and r.element.side is side
+        and (r.value == "ticked" or (unsure_ticked and r.unsure))
+    )
+
+
+def power_uses(
+    ticks: tuple[Reading, ...],
+    arenas: tuple[ArenaSpec, ...],
+    power: str,
+    unsure_ticked: bool = False,
+) -> int:
+    """How many times the tick boxes say a power was used (one use ticks both sides); with
+    `unsure_ticked`, the most they may say, a box read unsure counted as ticked."""
+    return sum(
+        max(ticked(ticks, a.name, side, unsure_ticked) for side in (Side.FIRST, Side.SECOND))
+        for a in arenas
+        if a.power == power
+    )
+
+
 def square_s_weight(
     arenas: tuple[ArenaSpec, ...], ticks: tuple[Reading, ...], allies: tuple[Reading, ...]
 ) -> float:
     """What an S counts on this sheet's number squares: a hundredth when the S spaces read as
     an S (their likeliest reading) are at least as many as the uses of Allies its tick boxes
-    may show (a box read unsure counted as ticked), else a tenth."""
-    uses = sum(
-        max(
-            sum(
-                1
-                for r in ticks
-                if r.element.arena == a.name
-                and r.element.side is side
-                and (r.value == "ticked" or r.unsure)
-            )
-            for side in (Side.FIRST, Side.SECOND)
-        )
-        for a in arenas
-        if a.power == ALLIES_POWER
-    )
+    may show, else a tenth."""
+    uses = power_uses(ticks, arenas, ALLIES_POWER, unsure_ticked=True)
     written = sum(1 for r in allies if r.value == "S")
     return ACCOUNTED_S_WEIGHT if written >= uses else SQUARE_S_WEIGHT
 
@@ -381,13 +394,13 @@ def read_ticks(ink: InkMap, boxes: tuple[Element, ...]) -> list[Reading]:
     noise = percentile(np.array(empties), 90) if empties else 0.0
     readings = []
     for e, s in zip(boxes, scores, strict=True):
-        ticked = s >= cut
+        is_ticked = s >= cut
         # Confidence grows with the distance from the threshold, measured in this sheet's noise.
         margin = abs(s - cut) / max(cut, 1e-3)
         confidence = float(min(0.999, 0.5 + margin))
-        value, other = ("ticked", "empty") if ticked else ("empty", "ticked")
+        value, other = ("ticked", "empty") if is_ticked else ("empty", "ticked")
         r = Reading(e, value, confidence, other, 1 - confidence, False)
-        clear = s >= TICK_TICKED_MIN if ticked else s < max(TICK_EMPTY_MAX, noise * 1.2)
+        clear = s >= TICK_TICKED_MIN if is_ticked else s < max(TICK_EMPTY_MAX, noise * 1.2)
         if clear:
             readings.append(r)
         else:

@@ -16,7 +16,13 @@ from dataclasses import replace
 from printgen.games.one_page_war.geometry import Side
 from printgen.games.one_page_war.layout import Layout
 from printgen.games.one_page_war.reader import digits
-from printgen.games.one_page_war.reader.cells import Reading, SheetReading, percent
+from printgen.games.one_page_war.reader.cells import (
+    Reading,
+    SheetReading,
+    percent,
+    power_uses,
+    ticked,
+)
 from printgen.games.one_page_war.reader.joint import DIE, UNREAD, Belief, Joint, joint_reading
 from printgen.games.one_page_war.sheet import (
     ARMORED_SUPPORT,
@@ -46,21 +52,9 @@ FAR_NOTE = (
 )
 
 
-def _ticked(readings: tuple[Reading, ...], arena: str, side: Side) -> int:
-    return sum(
-        1
-        for r in readings
-        if r.element.arena == arena and r.element.side is side and r.value == "ticked"
-    )
-
-
 def uses(sheet: SheetReading, layout: Layout, power: str) -> int:
     """How many times the sheet's tick boxes say a power was used (one use ticks both sides)."""
-    return sum(
-        max(_ticked(sheet.ticks, a.name, Side.FIRST), _ticked(sheet.ticks, a.name, Side.SECOND))
-        for a in layout.arenas
-        if a.power == power
-    )
+    return power_uses(sheet.ticks, layout.arenas, power)
 
 
 def _likeliest_legal(r: Reading, legal: Callable[[str], bool]) -> Reading:
@@ -119,8 +113,8 @@ def cross_check(
         doubts.setdefault(id(r), []).append(why)
 
     for a in layout.arenas:
-        first = _ticked(sheet.ticks, a.name, Side.FIRST)
-        second = _ticked(sheet.ticks, a.name, Side.SECOND)
+        first = ticked(sheet.ticks, a.name, Side.FIRST)
+        second = ticked(sheet.ticks, a.name, Side.SECOND)
         if first != second:
             for r in sheet.ticks:
                 if r.element.arena == a.name:
@@ -166,7 +160,7 @@ def cross_check(
         if r.value == "*":
             assert r.element.arena is not None
             stars[r.element.arena] += 1
-            arena_ticks = _ticked(sheet.ticks, r.element.arena, Side.SECOND)
+            arena_ticks = ticked(sheet.ticks, r.element.arena, Side.SECOND)
             if arena_ticks == 0:
                 doubt(r, "the AI's star comes with its first tick in an arena; none is ticked")
     for r in sheet.squares:
