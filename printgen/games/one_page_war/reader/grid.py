@@ -105,7 +105,12 @@ def ink(rectified: np.ndarray, k: float, clip: float = 1.0) -> np.ndarray:
     paper = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
     paper = cv2.GaussianBlur(paper.astype(np.float32), (0, 0), PAPER_MM / 2)
     paper = cv2.resize(paper, (w, h), interpolation=cv2.INTER_LINEAR)
-    return np.clip(1.0 - rectified.astype(np.float32) / np.maximum(paper, 8.0), 0.0, clip)
+    # In place: a whole sheet at 4 px/mm is 4 MB a copy, and each copy counts in the peak.
+    np.maximum(paper, 8.0, out=paper)
+    dark = rectified.astype(np.float32)
+    np.divide(dark, paper, out=dark)
+    np.subtract(1.0, dark, out=dark)
+    return np.clip(dark, 0.0, clip, out=dark)
 
 
 SCORE_PX_PER_MM = 3.0
@@ -310,7 +315,6 @@ TEXT_KINDS = (Kind.NAME, Kind.DICE, Kind.POWERS)
 MODE_MARGIN = 0.25
 
 
-@cache
 def printed_page(layout: str, paper: Paper, version: int, mode: str) -> np.ndarray:
     """The blank sheet of `mode` as printgen prints it, as ink at TEXT_PX_PER_MM."""
     from printgen.games.one_page_war.sheets import build_duel, build_solo, build_team
@@ -333,8 +337,9 @@ SOFTEN_MM = 0.35  # photo and pages alike are softened this much (Gaussian sigma
 def _mode_differences(
     layout: str, paper: Paper, version: int
 ) -> dict[str, list[tuple[np.ndarray, np.ndarray]]]:
-    """For each mode, against each other mode: where their pages differ (in the printed text),
-    and their difference there."""
+    """For each mode, against each other mode: where their pages differ (in the printed text), as
+    indices into the flattened page, and their difference there. Only these are kept: the pages
+    themselves would hold some 25 MB per version for the life of a server."""
     geometry = sheet_geometry(layout, paper, version)
     k = TEXT_PX_PER_MM
     pages = {
@@ -354,8 +359,9 @@ def _mode_differences(
         differences[mode] = []
         for other, other_page in pages.items():
             if other != mode:
-                where = region & (np.abs(page - other_page) > 0.05)
-                differences[mode].append((where, (page - other_page)[where]))
+                where = np.flatnonzero(region & (np.abs(page - other_page) > 0.05))
+                difference = (page - other_page).ravel()[where]
+                differences[mode].append((where.astype(np.int32), difference))
     return differences
 
 
@@ -367,6 +373,7 @@ def printed_mode(
     geometry = sheet_geometry(layout, paper, version)
     k = TEXT_PX_PER_MM
     photo = cv2.GaussianBlur(ink(rectify(grey, to_mm, geometry, k), k, 0.5), (0, 0), SOFTEN_MM * k)
+    photo = photo.ravel()
     worst = {}
     for mode, pairs in _mode_differences(layout, paper, version).items():
         towards = []
