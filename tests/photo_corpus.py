@@ -41,6 +41,7 @@ from printgen.games.one_page_war.geometry import (  # noqa: E402
     sheet_geometry,
 )
 from printgen.games.one_page_war.layout import load_layout  # noqa: E402
+from printgen.games.one_page_war.reader.truth import sheet_cells  # noqa: E402
 from printgen.games.one_page_war.rules import Mark  # noqa: E402
 from printgen.games.one_page_war.sheet import Sheet  # noqa: E402
 from printgen.render.units import Paper  # noqa: E402
@@ -150,22 +151,14 @@ def sheet_truth(
     """Each square, tick box and S space of a typed-in sheet, as the photo shows it. One use of
     a power ticks a box on both sides; which boxes is the players' choice (random here)."""
     geometry = sheet_geometry("standard", Paper.A4, version)
-    truth: dict[Key, str] = {}
+    truth = {key(e): value for e, value in sheet_cells(sheet, geometry).items()}
     for arena in sheet.arenas:
         uses = sum(side.uses for side in arena.sides)
-        for side, player in zip((Side.FIRST, Side.SECOND), sheet.players, strict=True):
-            for e, square in zip(
-                geometry.select(Kind.SQUARE, arena.name, side),
-                arena.side(player).squares,
-                strict=True,
-            ):
-                truth[key(e)] = square.value if isinstance(square, Mark) else str(square)
+        for side in Side:
             boxes = geometry.select(Kind.TICK, arena.name, side)
             ticked = set(rng.choice(len(boxes), uses, replace=False).tolist())
             for e in boxes:
                 truth[key(e)] = "ticked" if e.index in ticked else "empty"
-    for e in geometry.select(Kind.ALLIES):
-        truth[key(e)] = "S" if sheet.arena(e.arena or "").allies else "empty"
     return truth
 
 

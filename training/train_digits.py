@@ -44,6 +44,7 @@ import numpy as np
 
 from printgen.games.one_page_war.reader import digits
 from printgen.games.one_page_war.reader.cells import on_a_square
+from printgen.games.one_page_war.reader.truth import cell_key
 from training import handwriting as hw
 from training import real_digits, views
 
@@ -261,14 +262,10 @@ class SheetPhoto:
         out: list[Cell] = []
         for e in self.geometry.elements:
             if e.kind is Kind.SQUARE:
-                out.append(("square", self.truth[_name(e)], crop(self.ink, e, SQUARE_INSET_MM)))
+                out.append(("square", self.truth[cell_key(e)], crop(self.ink, e, SQUARE_INSET_MM)))
             elif e.kind is Kind.ALLIES:
-                out.append(("allies", self.truth[_name(e)], crop(self.ink, e, ALLIES_INSET_MM)))
+                out.append(("allies", self.truth[cell_key(e)], crop(self.ink, e, ALLIES_INSET_MM)))
         return out
-
-
-def _name(e: Any) -> str:
-    return f"{e.kind.value}/{e.arena}/{e.side.value if e.side else None}/{e.index}"
 
 
 def read_photo_file(path: Path, truth: dict[str, str]) -> SheetPhoto | None:
@@ -345,9 +342,9 @@ def sheet_photos(
 
 
 def folder_photos(folder: Path) -> list[SheetPhoto]:
-    """Real (or kept) photos: each PHOTO.jpg or PHOTO.png beside a PHOTO.json that says what is
-    written in each cell, keyed "kind/arena/side/index" (squares "3", "*", "_"; S spaces "S" or
-    "empty"), as `python tests/photo_corpus.py OUT` writes them."""
+    """Real (or kept) photos: each PHOTO.jpg or PHOTO.png beside its answer key PHOTO.json,
+    what each square and S space holds (reader/truth.py), as `printgen one-page-war answer-key`
+    and `python tests/photo_corpus.py OUT` write them."""
     out = []
     for path in sorted(folder.iterdir()):
         if path.suffix.lower() in (".jpg", ".jpeg", ".png") and path.with_suffix(".json").exists():
@@ -671,7 +668,7 @@ def outcomes(
         checked = cross_check(sheet, layout, Mode(photo.mode), using=model, joint=joint)
         for kind, readings in (("square", checked.squares), ("allies", checked.allies)):
             for r in readings:
-                truth = photo.truth[_name(r.element)]
+                truth = photo.truth[cell_key(r.element)]
                 kept = joint and not r.unsure and not r.settled_by_rules
                 out.append(
                     Outcome(kind, truth, r.value, r.confidence, r.value == truth, r.unsure, kept)
@@ -909,6 +906,22 @@ def write_model(args: argparse.Namespace, model: digits.Model, c: Calibration) -
     print(f"wrote {args.out} ({args.out.stat().st_size / 1024:.0f} KiB)")
 
 
+def _check_train_dir(train: Path, calibration: Path | None) -> None:
+    """Photos learnt from must never be the ones the thresholds are measured on."""
+    if not train.is_dir():
+        raise SystemExit(f"--train-dir {train}: not a folder")
+    if not any(p.suffix.lower() == ".json" for p in train.iterdir()):
+        raise SystemExit(
+            f"--train-dir {train}: no answer keys (PHOTO.json beside PHOTO.jpg) in it; "
+            "write them with `printgen one-page-war answer-key`"
+        )
+    if calibration is not None and train.resolve() == calibration.resolve():
+        raise SystemExit(
+            f"--train-dir and --calibration-dir are the same folder ({train}): photos learnt "
+            "from say nothing of how sure a reading of a new hand may be; keep them apart"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
@@ -931,9 +944,17 @@ def main() -> None:
     parser.add_argument(
         "--calibration-dir",
         type=Path,
-        help="calibrate on these photos (each with its truth .json) instead of synthetic ones",
+        help="calibrate on these photos (each with its answer key .json) instead of synthetic ones",
+    )
+    parser.add_argument(
+        "--train-dir",
+        type=Path,
+        help="learn from these photos of real sheets too (each with its answer key .json); "
+        "never the calibration photos",
     )
     args = parser.parse_args()
+    if args.train_dir is not None:
+        _check_train_dir(args.train_dir, args.calibration_dir)
     start = time.time()
 
     def stamp(what: str) -> None:
@@ -955,6 +976,10 @@ def main() -> None:
     x, y = views_dataset(args.views, args.seed, args.workers)
     stamp(f"{len(y)} simulated squares; training photos")
     photos = sheet_photos(range(args.photos), False, "train", args.workers)
+    if args.train_dir is not None:
+        real = folder_photos(args.train_dir)
+        stamp(f"{len(real)} photos of real sheets from {args.train_dir}")
+        photos += real
     xp, yp = cells_dataset(photos)
     del photos
     x = np.concatenate([x, xp, xp])  # the reader's own view of whole photos counts twice

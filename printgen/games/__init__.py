@@ -95,7 +95,7 @@ GAMES = (
         ),
         score="printgen.games.one_page_war.referee:score",
         commands="printgen.games.one_page_war.cli:commands",
-        commands_help="One Page War: play the solo AI's turn on a typed-in sheet.",
+        commands_help="One Page War: the solo AI's turn on a typed-in sheet; a photo's answer key.",
         layout="printgen.games.one_page_war.geometry:layout_json",
         read_photo="printgen.games.one_page_war.reader:read_photo",
     ),

@@ -12,7 +12,7 @@ import click
 
 from printgen.console import echo, echo_json, fail
 from printgen.errors import OutputError, PrintgenError
-from printgen.files import STDIN, input_name, read_input, write_text_atomic
+from printgen.files import STDIN, check_output, input_name, read_input, write_text_atomic
 from printgen.games.one_page_war.sheet import Sheet, parse_sheet
 from printgen.games.one_page_war.solo_ai import DIE_FACES, AiTurn, ai_turn
 from printgen.scoring import parse_document
@@ -20,7 +20,8 @@ from printgen.scoring import parse_document
 
 @click.group("one-page-war")
 def commands() -> None:
-    """One Page War: play the solo AI's turn on a typed-in sheet."""
+    """One Page War: play the solo AI's turn on a typed-in sheet, or write a photo's answer key
+    for the photo reader to learn from."""
 
 
 @commands.command("ai-turn")
@@ -103,3 +104,52 @@ def _played(
     if parse_sheet(read_back, source) != after:
         raise PrintgenError(f"{source}: the sheet after the AI's turn did not read back the same")
     return written
+
+
+@commands.command("answer-key")
+@click.argument("photo_path", metavar="PHOTO", type=click.Path(path_type=Path))
+@click.argument("sheet_path", metavar="SHEET", type=click.Path(path_type=Path))
+@click.option(
+    "-o",
+    "--out",
+    type=click.Path(path_type=Path),
+    help="Where to write it. Default: beside PHOTO, with its name and .json, where the "
+    "trainer looks for it.",
+)
+@click.option("--force", is_flag=True, help="Replace an answer key that is already there.")
+def answer_key_command(photo_path: Path, sheet_path: Path, out: Path | None, force: bool) -> None:
+    """Write PHOTO's answer key: what each square and S space of the photographed sheet holds,
+    as SHEET says. SHEET is the typed-in sheet (TOML or JSON), checked cell by cell against the
+    paper. Start from the TOML that `printgen score PHOTO` prints, or that `printgen serve`
+    offers once a photo is read. Check every cell, not only the ones marked UNSURE.
+
+    A folder of photos, each with its answer key, is what the photo reader learns real
+    handwriting from (`python -m training.train_digits --train-dir FOLDER`) and is calibrated
+    on (`--calibration-dir` with another folder). See docs/reader.md, "Real photos".
+
+    \b
+    Examples:
+      printgen one-page-war answer-key IMG_0412.jpg IMG_0412.toml
+      printgen one-page-war answer-key IMG_0412.jpg checked.toml -o keys/IMG_0412.json
+    """
+    from printgen.games.one_page_war.reader.truth import answer_key
+
+    target = out or photo_path.with_suffix(".json")
+    try:
+        if sheet_path == STDIN:
+            raise PrintgenError("SHEET must be a file here, not standard input")
+        check_output(target, (photo_path, sheet_path))
+        if target.exists() and not force:
+            raise OutputError(f"{target}: an answer key is already there; --force replaces it")
+        source = input_name(sheet_path)
+        text = read_input(sheet_path)
+        document = parse_document(text, source, as_json=sheet_path.suffix.lower() == ".json")
+        parsed = parse_sheet(document, source)
+        if not isinstance(parsed, Sheet):
+            raise PrintgenError(f"{source}: a team game; answer keys are made one sheet at a time")
+        key = answer_key(photo_path, parsed)
+        write_text_atomic(target, json.dumps(key, indent=1, ensure_ascii=False) + "\n")
+    except PrintgenError as error:
+        fail(str(error))
+    squares = sum(1 for k in key if k.startswith("square/"))
+    echo(f"wrote {target}: {squares} squares and {len(key) - squares} S spaces")
