@@ -169,10 +169,11 @@ def _solo_costs(h: int, d: int) -> tuple[Cost, ...]:
     return ((0, 0, abs(h - d)), raided, copied)
 
 
-# A memo for the recursion within one sheet's search, hardly shared between sheets: a small
-# one costs no time on the bench (1.0 s for 100 sheets at 256 entries or 65,536) and keeps a
-# long batch or a server from holding 20 MB of stale pairings.
-@lru_cache(maxsize=1 << 12)
+# A memo for the recursion within one sheet's search. The most one real-digit sheet of the
+# bench needed was 13,363 entries; at 4,096 that sheet's search thrashed (107-141 ms instead of
+# about 40). At 16,384 a long batch or a server holds at most about 4 MB of pairings, not the
+# 20 MB that 65,536 entries came to.
+@lru_cache(maxsize=1 << 14)
 def fits(
     a: tuple[int, ...], b: tuple[int, ...], raids: int, copies: int, steps: int, solo: bool
 ) -> bool:
