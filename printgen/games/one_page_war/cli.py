@@ -20,7 +20,9 @@ from printgen.scoring import parse_document
 
 @click.group("one-page-war")
 def commands() -> None:
-    """One Page War: play the solo AI's turn on a typed-in sheet, or write a photo's answer key
+    """One Page War: the solo AI's turn on a typed-in sheet; a photo's answer key.
+
+    `ai-turn` plays the solo AI's move; `answer-key` writes what a photographed sheet holds,
     for the photo reader to learn from."""
 
 
