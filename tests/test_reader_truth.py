@@ -165,3 +165,24 @@ def test_photos_learnt_from_are_never_the_calibration_photos(tmp_path: Path) -> 
     train_digits._check_train_dir(tmp_path, tmp_path.parent)
     with pytest.raises(SystemExit, match="not a folder"):
         train_digits._check_train_dir(tmp_path / "a.json", None)
+
+
+def test_a_sheet_whose_arenas_or_squares_are_not_the_photographed_ones_is_refused() -> None:
+    from printgen.games.one_page_war.geometry import sheet_geometry
+    from printgen.games.one_page_war.reader.truth import TruthError, sheet_cells
+    from printgen.render.units import Paper
+
+    geometry = sheet_geometry("standard", Paper.A4)
+    sheet = replace(play_game(np.random.default_rng(8), "duel").sheets[0], source="night.toml")
+    assert len(sheet_cells(sheet, geometry)) == 43  # 38 squares and 5 S spaces
+    with pytest.raises(
+        TruthError, match=r"night\.toml: its arenas are Land, Air, Sea, Politics, but"
+    ):
+        sheet_cells(replace(sheet, arenas=sheet.arenas[:-1]), geometry)
+    land = sheet.arenas[0]
+    short = replace(land.sides[1], squares=land.sides[1].squares[:-1])
+    with pytest.raises(TruthError, match="Land, Second has 3 squares, but the photographed sheet"):
+        sheet_cells(
+            replace(sheet, arenas=(replace(land, sides=(land.sides[0], short)), *sheet.arenas[1:])),
+            geometry,
+        )
