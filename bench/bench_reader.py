@@ -94,7 +94,7 @@ def make_corpus(
             version=version,
             real=real,
         )
-        truth = {"/".join(str(p) for p in k): v for k, v in photo.truth.items()}
+        truth = photo_corpus.truth_names(photo.truth)
         path.with_suffix(".json").write_text(json.dumps(truth))
 
 
@@ -109,13 +109,13 @@ def _outcome(right: bool, unsure: bool) -> str:
 
 def _counts(readings: object, truth: dict[str, str]) -> tuple[dict[str, int], dict[str, int], bool]:
     """Outcomes for the squares holding a digit and for every cell, and whether it is final."""
-    from photo_corpus import key
+    from printgen.games.one_page_war.reader.truth import cell_key
 
     digit_squares = dict.fromkeys(OUTCOMES, 0)
     cells = dict.fromkeys(OUTCOMES, 0)
     final = True
     for r in readings.all:  # type: ignore[attr-defined]
-        expected = truth["/".join(str(p) for p in key(r.element))]
+        expected = truth[cell_key(r.element)]
         outcome = _outcome(r.value == expected, r.unsure)
         cells[outcome] += 1
         final = final and not r.unsure
@@ -127,17 +127,14 @@ def _counts(readings: object, truth: dict[str, str]) -> tuple[dict[str, int], di
 def _holds(report: object, truth: dict[str, str]) -> tuple[bool, bool]:
     """Whether the reader says who wins holds whatever its unsure cells hold
     (reader/stakes.py), and whether the written sheet's true winner is that one."""
-    from photo_corpus import written_winner
+    from photo_corpus import truth_from_names, written_winner
 
     stakes = report.stakes  # type: ignore[attr-defined]
     if stakes is None or not stakes.holds:
         return False, False
-    keyed = {}
-    for name, value in truth.items():  # "kind/arena/side/index", as make_corpus wrote it
-        kind, arena, side, index = name.split("/")
-        keyed[(kind, arena, None if side == "None" else side, int(index))] = value
     (claimed,) = stakes.winners
-    return True, written_winner(report.score.sheet, keyed) == claimed  # type: ignore[attr-defined]
+    winner = written_winner(report.score.sheet, truth_from_names(truth))  # type: ignore[attr-defined]
+    return True, winner == claimed
 
 
 def read_corpus(folder: Path) -> None:
@@ -149,6 +146,7 @@ def read_corpus(folder: Path) -> None:
     from printgen.games.one_page_war.reader import read, read_photo
     from printgen.games.one_page_war.reader.cells import Ink, read_sheet
     from printgen.games.one_page_war.reader.crosscheck import cross_check
+    from printgen.games.one_page_war.reader.truth import cell_key
     from printgen.games.one_page_war.sheet import Mode
     from printgen.materials import PhotoOptions
 
@@ -179,7 +177,7 @@ def read_corpus(folder: Path) -> None:
         squares_alone, cells_alone, final_alone = _counts(alone, truth)
         misses = []
         for r in report.reading.all:
-            expected = truth["/".join(str(p) for p in key(r.element))]
+            expected = truth[cell_key(r.element)]
             if r.value != expected:
                 misses.append(f"{key(r.element)} {expected}->{r.value} unsure={r.unsure}")
         results.append(

@@ -103,6 +103,20 @@ def key(e: Element) -> Key:
     return (e.kind.value, e.arena, e.side.value if e.side else None, e.index)
 
 
+def truth_names(truth: Mapping[Key, str]) -> dict[str, str]:
+    """The truth named as the answer key beside a photo names its cells (reader/truth.py)."""
+    return {"/".join(str(p) for p in k): v for k, v in truth.items()}
+
+
+def truth_from_names(names: Mapping[str, str]) -> dict[Key, str]:
+    """An answer key's cells keyed as `key` keys them: `truth_names` read back."""
+    keyed: dict[Key, str] = {}
+    for name, value in names.items():
+        kind, arena, side, index = name.split("/")
+        keyed[(kind, arena, None if side == "None" else side, int(index))] = value
+    return keyed
+
+
 def written_winner(sheet: Sheet, truth: Mapping[Key, str]) -> str | None:
     """Who wins the sheet as it was written (`truth`), on a reading of it as the referee parsed
     it (for its players, mode and arenas). None: a draw in a duel."""
@@ -497,7 +511,7 @@ def main() -> None:
             version=args.layout_version,
             real=real,
         )
-        truth = {"/".join(str(p) for p in k): v for k, v in photo.truth.items()}
+        truth = truth_names(photo.truth)
         (args.out / f"sheet-{seed}.json").write_text(json.dumps(truth, indent=1))
         print(photo.path, photo.mode, photo.tag.paper.value, photo.shot)
 

@@ -10,12 +10,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
-from photo_corpus import make_photo, sheet_truth
+from click.testing import CliRunner, Result
+from photo_corpus import make_photo, sheet_truth, truth_names
 from playout import play_game
 
 from printgen.cli import cli
 from printgen.games.one_page_war.reader import digits
+from printgen.games.one_page_war.rules import Mark
 from printgen.games.one_page_war.sheet import Sheet
 from training import train_digits
 
@@ -28,7 +29,7 @@ def _played(tmp: Path, seed: int, mode: str = "duel") -> tuple[Path, Sheet, dict
     truth = sheet_truth(sheet, rng)
     photo = tmp / f"sheet-{seed}.jpg"
     make_photo(photo, seed, (1600, 1200), mode=mode, truth=truth)
-    cells = {"/".join(str(p) for p in k): v for k, v in truth.items() if k[0] != "tick"}
+    cells = {k: v for k, v in truth_names(truth).items() if not k.startswith("tick/")}
     return photo, sheet, cells
 
 
@@ -38,16 +39,33 @@ def _typed(tmp: Path, sheet: Sheet, name: str = "checked.toml") -> Path:
     return path
 
 
+def _answer_key(runner: CliRunner, photo: Path, typed: Path, *options: str) -> Result:
+    return runner.invoke(cli, ["one-page-war", "answer-key", str(photo), str(typed), *options])
+
+
+def _refused(result: Result, photo: Path, *said: str) -> None:
+    """Exit code 1, the error saying each of `said`, and no answer key beside the photo."""
+    assert result.exit_code == 1
+    for words in said:
+        assert words in result.output
+    assert not photo.with_suffix(".json").exists()
+
+
 def test_the_answer_key_is_what_the_checked_sheet_says_in_each_square_and_s_space(
     tmp_path: Path, runner: CliRunner
 ) -> None:
     photo, sheet, cells = _played(tmp_path, 41)
-    result = runner.invoke(
-        cli, ["one-page-war", "answer-key", str(photo), str(_typed(tmp_path, sheet))]
-    )
+    result = _answer_key(runner, photo, _typed(tmp_path, sheet))
     assert result.exit_code == 0, result.output
     written = json.loads(photo.with_suffix(".json").read_text())
     assert written == cells
+    # Read off the typed-in sheet itself: the near player's numbers on the first side.
+    for arena in sheet.arenas:
+        for side, held in zip(("first", "second"), arena.sides, strict=True):
+            for i, square in enumerate(held.squares):
+                shown = square.value if isinstance(square, Mark) else str(square)
+                assert written[f"square/{arena.name}/{side}/{i}"] == shown
+        assert written[f"allies/{arena.name}/None/0"] == ("S" if arena.allies else "empty")
     squares = sum(1 for k in cells if k.startswith("square/"))
     assert f"{squares} squares and 5 S spaces" in result.output
 
@@ -68,9 +86,7 @@ def test_the_answer_key_follows_the_sheet_not_the_photo(tmp_path: Path, runner: 
     out = tmp_path / "keys" / "k.json"
     out.parent.mkdir()
     typed = _typed(tmp_path, changed)
-    result = runner.invoke(
-        cli, ["one-page-war", "answer-key", str(photo), str(typed), "-o", str(out)]
-    )
+    result = _answer_key(runner, photo, typed, "-o", str(out))
     assert result.exit_code == 0, result.output
     written = json.loads(out.read_text())
     a, b = (f"square/{arena.name}/first/{i}" for i in (0, 1))
@@ -86,24 +102,17 @@ def test_a_sheet_of_another_mode_is_refused_and_nothing_is_written(
 ) -> None:
     photo, _, _ = _played(tmp_path, 43, "duel")
     solo = play_game(np.random.default_rng(7), "solo").sheets[0]
-    result = runner.invoke(
-        cli, ["one-page-war", "answer-key", str(photo), str(_typed(tmp_path, solo))]
-    )
-    assert result.exit_code == 1
-    assert "a solo sheet, but the photo shows a duel sheet" in result.output
-    assert not photo.with_suffix(".json").exists()
+    result = _answer_key(runner, photo, _typed(tmp_path, solo))
+    _refused(result, photo, "a solo sheet, but the photo shows a duel sheet")
 
 
-def test_a_sheet_that_is_not_one_page_war_is_a_clear_error(
+def test_a_sheet_with_an_arena_the_layout_has_not_is_a_clear_error(
     tmp_path: Path, runner: CliRunner
 ) -> None:
     photo, sheet, _ = _played(tmp_path, 44)
     typed = _typed(tmp_path, sheet)
     typed.write_text(typed.read_text().replace("[arenas.Land]", "[arenas.Moon]", 1))
-    result = runner.invoke(cli, ["one-page-war", "answer-key", str(photo), str(typed)])
-    assert result.exit_code == 1
-    assert str(typed) in result.output and "Moon" in result.output
-    assert not photo.with_suffix(".json").exists()
+    _refused(_answer_key(runner, photo, typed), photo, str(typed), "Moon")
 
 
 def test_an_answer_key_already_there_is_kept_unless_forced(
@@ -113,18 +122,16 @@ def test_an_answer_key_already_there_is_kept_unless_forced(
     typed = _typed(tmp_path, sheet)
     there = photo.with_suffix(".json")
     there.write_text("{}")
-    result = runner.invoke(cli, ["one-page-war", "answer-key", str(photo), str(typed)])
+    result = _answer_key(runner, photo, typed)
     assert result.exit_code == 1
     assert "already there; --force replaces it" in result.output
     assert there.read_text() == "{}"
-    result = runner.invoke(cli, ["one-page-war", "answer-key", str(photo), str(typed), "--force"])
+    result = _answer_key(runner, photo, typed, "--force")
     assert result.exit_code == 0, result.output
     assert json.loads(there.read_text()) == cells
     # Never over the photo itself, forced or not.
     before = photo.read_bytes()
-    result = runner.invoke(
-        cli, ["one-page-war", "answer-key", str(photo), str(typed), "-o", str(photo), "--force"]
-    )
+    result = _answer_key(runner, photo, typed, "-o", str(photo), "--force")
     assert result.exit_code == 1 and "is one of the inputs" in result.output
     assert photo.read_bytes() == before
 
@@ -133,19 +140,14 @@ def test_a_file_that_is_no_photo_is_a_clear_error(tmp_path: Path, runner: CliRun
     sheet = play_game(np.random.default_rng(3), "duel").sheets[0]
     fake = tmp_path / "sheet.jpg"
     fake.write_text("not a photo")
-    result = runner.invoke(
-        cli, ["one-page-war", "answer-key", str(fake), str(_typed(tmp_path, sheet))]
-    )
-    assert result.exit_code == 1
-    assert str(fake) in result.output
-    assert not fake.with_suffix(".json").exists()
+    _refused(_answer_key(runner, fake, _typed(tmp_path, sheet)), fake, str(fake))
 
 
 def test_training_reads_a_folder_of_photos_with_their_answer_keys(
     tmp_path: Path, runner: CliRunner
 ) -> None:
     photo, sheet, cells = _played(tmp_path, 46)
-    runner.invoke(cli, ["one-page-war", "answer-key", str(photo), str(_typed(tmp_path, sheet))])
+    _answer_key(runner, photo, _typed(tmp_path, sheet))
     (read,) = train_digits.folder_photos(tmp_path)
     assert read.truth == cells
     written = [t for _, t, _ in read.cells()]

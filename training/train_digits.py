@@ -321,8 +321,7 @@ def _one_photo(task: tuple[int, bool, str | None, int, int]) -> SheetPhoto | Non
             version=version,
             real=real,
         )
-        truth = {"/".join(str(p) for p in k): v for k, v in photo.truth.items()}
-        return read_photo_file(path, truth)
+        return read_photo_file(path, photo_corpus.truth_names(photo.truth))
 
 
 def sheet_photos(
@@ -954,6 +953,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.train_dir is not None:
+        if args.calibrate_only:
+            raise SystemExit("--train-dir learns from photos; --calibrate-only learns nothing")
         _check_train_dir(args.train_dir, args.calibration_dir)
     start = time.time()
 
@@ -978,6 +979,8 @@ def main() -> None:
     photos = sheet_photos(range(args.photos), False, "train", args.workers)
     if args.train_dir is not None:
         real = folder_photos(args.train_dir)
+        if not real:
+            raise SystemExit(f"--train-dir {args.train_dir}: no photo in it could be read")
         stamp(f"{len(real)} photos of real sheets from {args.train_dir}")
         photos += real
     xp, yp = cells_dataset(photos)

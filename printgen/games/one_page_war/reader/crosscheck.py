@@ -52,11 +52,6 @@ FAR_NOTE = (
 )
 
 
-def uses(sheet: SheetReading, layout: Layout, power: str) -> int:
-    """How many times the sheet's tick boxes say a power was used (one use ticks both sides)."""
-    return power_uses(sheet.ticks, layout.arenas, power)
-
-
 def _likeliest_legal(r: Reading, legal: Callable[[str], bool]) -> Reading:
     """An unsure square shows its likeliest reading the rules allow, and the runner-up."""
     # A square the recogniser found ink in is shown as a value before it is shown as empty.
@@ -76,8 +71,8 @@ class _Problems:
         self.mode = mode
         # The rule itself lives with the typed-in sheet's, so both refuse the same numbers.
         self.reach = Reach(
-            uses(sheet, layout, ARMORED_SUPPORT),
-            uses(sheet, layout, STOLEN_INTEL),
+            power_uses(sheet.ticks, layout.arenas, ARMORED_SUPPORT),
+            power_uses(sheet.ticks, layout.arenas, STOLEN_INTEL),
             mode is Mode.SOLO,
         )
 
@@ -168,7 +163,7 @@ def cross_check(
             doubt(r, "two stars in one arena; the AI stars once per arena")
 
     allies_written = [r for r in sheet.allies if r.value == "S"]
-    allies_uses = uses(sheet, layout, ALLIES)
+    allies_uses = power_uses(sheet.ticks, layout.arenas, ALLIES)
     if len(allies_written) > allies_uses:
         for r in allies_written:
             doubt(
