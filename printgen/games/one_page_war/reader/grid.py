@@ -316,7 +316,8 @@ MODE_MARGIN = 0.25
 
 
 def printed_page(layout: str, paper: Paper, version: int, mode: str) -> np.ndarray:
-    """The blank sheet of `mode` as printgen prints it, as ink at TEXT_PX_PER_MM."""
+    """The blank sheet of `mode` as printgen prints it, as ink at TEXT_PX_PER_MM. A rendered
+    page is evenly lit white paper, so its ink is its darkness: nothing to even out."""
     from printgen.games.one_page_war.sheets import build_duel, build_solo, build_team
     from printgen.materials import BuildOptions
     from printgen.render.readback import render_page
@@ -327,10 +328,50 @@ def printed_page(layout: str, paper: Paper, version: int, mode: str) -> np.ndarr
     grey = cv2.cvtColor(render_page(pdf, 0, dpi=k * 25.4), cv2.COLOR_RGB2GRAY)
     geometry = sheet_geometry(layout, paper, version)
     size = (int(round(geometry.width * k)), int(round(geometry.height * k)))
-    return ink(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), k)
+    grey = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
+    return 1.0 - grey.astype(np.float32) / 255.0
 
 
 SOFTEN_MM = 0.35  # photo and pages alike are softened this much (Gaussian sigma) to compare
+
+
+Window = tuple[slice, slice]
+
+
+def _text_windows(geometry: SheetGeometry) -> tuple[tuple[Window, Window], ...]:
+    """Where the modes' printed text may differ, at TEXT_PX_PER_MM: for each text element, a
+    window of the page around its rectangle, wide enough that softening the window alone gives
+    inside the rectangle what softening the whole page would; and the rectangle within it."""
+    k = TEXT_PX_PER_MM
+    reach = int(np.ceil(4 * SOFTEN_MM * k))
+    height, width = int(round(geometry.height * k)), int(round(geometry.width * k))
+    windows = []
+    for e in geometry.elements:
+        if e.kind in TEXT_KINDS:
+            r = e.rect
+            top, bottom = int(r.y * k), int(np.ceil(r.bottom * k))
+            left, right = int(r.x * k), int(np.ceil(r.right * k))
+            outer_top, outer_left = max(0, top - reach), max(0, left - reach)
+            outer = (
+                slice(outer_top, min(height, bottom + reach)),
+                slice(outer_left, min(width, right + reach)),
+            )
+            inner = (
+                slice(top - outer_top, bottom - outer_top),
+                slice(left - outer_left, right - outer_left),
+            )
+            windows.append((outer, inner))
+    return tuple(windows)
+
+
+def _text_ink(page: np.ndarray, windows: tuple[tuple[Window, Window], ...]) -> np.ndarray:
+    """A page's ink in its text rectangles, softened, one after another as one flat array."""
+    k = TEXT_PX_PER_MM
+    parts = []
+    for outer, inner in windows:
+        softened = cv2.GaussianBlur(np.minimum(page[outer], 0.5), (0, 0), SOFTEN_MM * k)
+        parts.append(softened[inner].ravel())
+    return np.concatenate(parts)
 
 
 @cache
@@ -338,29 +379,18 @@ def _mode_differences(
     layout: str, paper: Paper, version: int
 ) -> dict[str, list[tuple[np.ndarray, np.ndarray]]]:
     """For each mode, against each other mode: where their pages differ (in the printed text), as
-    indices into the flattened page, and their difference there. Only these are kept: the pages
-    themselves would hold some 25 MB per version for the life of a server."""
-    geometry = sheet_geometry(layout, paper, version)
-    k = TEXT_PX_PER_MM
-    pages = {
-        mode: cv2.GaussianBlur(
-            np.minimum(printed_page(layout, paper, version, mode), 0.5), (0, 0), SOFTEN_MM * k
-        )
-        for mode in MODES
-    }
-    region = np.zeros(next(iter(pages.values())).shape, bool)
-    for e in geometry.elements:
-        if e.kind in TEXT_KINDS:
-            r = e.rect
-            rows = slice(int(r.y * k), int(np.ceil(r.bottom * k)))
-            region[rows, int(r.x * k) : int(np.ceil(r.right * k))] = True
+    indices into the text windows' ink (`_text_ink`), and their difference there. Only these are
+    kept, and each page is cut down to its text windows as soon as it is rendered: three whole
+    pages at a time would add some 25 MB to the reader's peak, for each version."""
+    windows = _text_windows(sheet_geometry(layout, paper, version))
+    texts = {mode: _text_ink(printed_page(layout, paper, version, mode), windows) for mode in MODES}
     differences: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
-    for mode, page in pages.items():
+    for mode, text in texts.items():
         differences[mode] = []
-        for other, other_page in pages.items():
+        for other, other_text in texts.items():
             if other != mode:
-                where = np.flatnonzero(region & (np.abs(page - other_page) > 0.05))
-                difference = (page - other_page).ravel()[where]
+                where = np.flatnonzero(np.abs(text - other_text) > 0.05)
+                difference = text[where] - other_text[where]
                 differences[mode].append((where.astype(np.int32), difference))
     return differences
 
@@ -372,8 +402,7 @@ def printed_mode(
     mode's, or None when that is unclear."""
     geometry = sheet_geometry(layout, paper, version)
     k = TEXT_PX_PER_MM
-    photo = cv2.GaussianBlur(ink(rectify(grey, to_mm, geometry, k), k, 0.5), (0, 0), SOFTEN_MM * k)
-    photo = photo.ravel()
+    photo = _text_ink(ink(rectify(grey, to_mm, geometry, k), k, 0.5), _text_windows(geometry))
     worst = {}
     for mode, pairs in _mode_differences(layout, paper, version).items():
         towards = []
