@@ -467,6 +467,20 @@ def cover_qr() -> Callable[[np.ndarray, SheetGeometry], None]:
     return edit
 
 
+def printed_at(scale: float) -> Callable[[np.ndarray, SheetGeometry], None]:
+    """An edit: the sheet as a printer set to "fit to page" prints it, everything shrunk by
+    `scale` about the paper's centre (the writing, done on the printed sheet, too)."""
+
+    def edit(sheet: np.ndarray, geometry: SheetGeometry) -> None:
+        h, w = sheet.shape[:2]
+        shrink = cv2.getRotationMatrix2D((w / 2, h / 2), 0.0, scale)
+        sheet[:] = cv2.warpAffine(
+            sheet, shrink, (w, h), flags=cv2.INTER_AREA, borderValue=(255, 255, 255)
+        )
+
+    return edit
+
+
 def replace_qr(text: str) -> Callable[[np.ndarray, SheetGeometry], None]:
     """An edit: the sheet's QR code replaced by one saying `text`."""
 

@@ -45,6 +45,36 @@ def _right_or_unsure(result: object, photo: photo_corpus.CorpusPhoto) -> None:
 
 
 @pytest.mark.parametrize(
+    ("scale", "paper", "seed"), [(0.94, Paper.A4, 51), (0.97, Paper.LETTER, 52)]
+)
+def test_a_sheet_printed_fit_to_page_reads_as_one_printed_at_full_size(
+    scale: float, paper: Paper, seed: int, tmp_path: Path
+) -> None:
+    # A printer set to "fit to page" shrinks the whole sheet, markers and squares alike, and the
+    # markers' homography takes it back: the same sheet, photographed alike, reads the same.
+    readings = {}
+    for printed in (1.0, scale):
+        path = tmp_path / f"printed-at-{printed}.jpg"
+        edit = photo_corpus.printed_at(printed) if printed != 1.0 else None
+        photo = photo_corpus.make_photo(
+            path, seed, SMALL, mode="duel", paper=paper, shot=_shot(seed), edit=edit
+        )
+        result = read(path)
+        tag = result.located.tag
+        assert (tag.sheet_id, tag.paper, tag.version) == (
+            photo.tag.sheet_id,
+            photo.tag.paper,
+            photo.tag.version,
+        )
+        _right_or_unsure(result, photo)
+        readings[printed] = [(r.value, r.unsure) for r in result.reading.all]
+    values = [v for v, _ in readings[1.0]]
+    assert [v for v, _ in readings[scale]] == values
+    sure = {printed: sum(not unsure for _, unsure in cells) for printed, cells in readings.items()}
+    assert sure[scale] >= sure[1.0] - 2, sure
+
+
+@pytest.mark.parametrize(
     ("mode", "paper", "seed", "version"),
     [("duel", Paper.A4, 41, None), ("solo", Paper.LETTER, 42, 1), ("team", Paper.A4, 49, 1)],
 )
