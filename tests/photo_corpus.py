@@ -275,6 +275,14 @@ class Shot:
     gradient: float = 0.3  # light falling off across the frame
     exif_orientation: int = 1  # 1 upright pixels; 3, 6 or 8: pixels turned, EXIF says how
     seed: int = 0
+    # What some phones do besides (none of it in random_shot): the phone moved during the
+    # exposure (a streak this many photo pixels long, 30 degrees off the rows); the picture
+    # darkened (`exposure` times the light) and given a tone curve (`gamma`); and sharpened, an
+    # unsharp mask of this amount and a 2 px radius, which draws a bright halo along dark lines.
+    shake_px: float = 0.0
+    exposure: float = 1.0
+    gamma: float = 1.0
+    sharpen: float = 0.0
 
 
 # The photo most tests take: a 2 MP phone held a little off straight, a gentle blur and noise.
@@ -375,8 +383,28 @@ def photograph(sheet: np.ndarray, shot: Shot) -> np.ndarray:
     photo = photo * light[..., None] * cast[None, None, :]
     if shot.blur > 0.2:
         photo = cv2.GaussianBlur(photo, (0, 0), shot.blur)
+    if shot.shake_px > 0:
+        photo = cv2.filter2D(photo, -1, _streak(shot.shake_px))
     photo += rng.normal(0, shot.noise, photo.shape).astype(np.float32)
+    if (shot.exposure, shot.gamma) != (1.0, 1.0):
+        photo = 255 * (shot.exposure * photo.clip(0, 255) / 255) ** shot.gamma
+    if shot.sharpen > 0:
+        soft = cv2.GaussianBlur(photo, (0, 0), 2.0)
+        photo = cv2.addWeighted(photo, 1 + shot.sharpen, soft, -shot.sharpen, 0)
     return photo.clip(0, 255).astype(np.uint8)
+
+
+def _streak(length: float) -> np.ndarray:
+    """The kernel of a straight shake `length` pixels long, 30 degrees off the rows."""
+    size = int(np.ceil(length)) | 1
+    kernel = np.zeros((size, size), np.float32)
+    c = size // 2
+    angle = math.radians(30)
+    end = np.array([math.cos(angle), -math.sin(angle)]) * (length - 1) / 2
+    a = np.round(np.array([c, c]) - end).astype(int)
+    b = np.round(np.array([c, c]) + end).astype(int)
+    cv2.line(kernel, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 1.0, 1, cv2.LINE_AA)
+    return kernel / kernel.sum()
 
 
 def save_photo(photo: np.ndarray, path: Path, shot: Shot) -> None:

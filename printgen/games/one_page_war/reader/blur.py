@@ -25,6 +25,19 @@ NOMINAL_GLYPH_MM = 8.0
 SOFT_WHY = "the photo is too soft for writing this size"
 
 
+# Nothing written is seen as nothing only while a faint mark would still show. A light pencil
+# stroke, 0.4 mm wide and 40 % grey, blurred by a Gaussian of sigma s peaks at
+# 0.4 * erf(0.4 / (2 sqrt(2) s)), which falls under the reader's ink floor (0.16,
+# digits.INK_FLOOR) past s = 0.38 mm: past EMPTY_BLUR_MM an empty square, tick box or S space is
+# unsure. (Photos shaken by 1.5 mm, about this blur, read pencil ticks as surely empty.)
+EMPTY_BLUR_MM = 0.35
+FAINT_WHY = "the photo is too soft to be sure nothing faint is written here"
+
+
+def hides_faint_marks(blur_mm: float) -> bool:
+    return blur_mm > EMPTY_BLUR_MM
+
+
 def readable_blur_mm(glyph_mm: float | None) -> float:
     """The most blur (Gaussian sigma, mm) under which writing this high is read."""
     return SOFT_PER_HEIGHT * (glyph_mm if glyph_mm is not None else NOMINAL_GLYPH_MM)
@@ -40,16 +53,37 @@ BLURRED_PHOTO_PX = 3.0
 STRONG_EDGE = 60  # grey levels between a tile's dark and light
 
 
-def _step_sigma(patch: np.ndarray) -> float | None:
+def _step_sigma(patch: np.ndarray, normal: np.ndarray | None = None) -> float | None:
     """The Gaussian sigma (pixels) of the sharpest black-white steps in `patch`: for a step
-    blurred by a Gaussian of sigma s, the steepest gradient is contrast / (s * sqrt(2 pi))."""
+    blurred by a Gaussian of sigma s, the steepest gradient is contrast / (s * sqrt(2 pi)).
+    With `normal` (a unit vector), only the steps across it: the gradient along it."""
     gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3, scale=1 / 8)
     gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3, scale=1 / 8)
-    steepest = percentile(np.hypot(gx, gy), 99.5)
+    across = np.hypot(gx, gy) if normal is None else np.abs(gx * normal[0] + gy * normal[1])
+    steepest = percentile(across, 99.5)
     contrast = percentile(patch, 95) - percentile(patch, 5)
     if steepest <= 0 or contrast <= 10:
         return None
     return contrast / (steepest * np.sqrt(2 * np.pi))
+
+
+def _marker_sigma(grey: np.ndarray, quad: np.ndarray) -> float | None:
+    """The blur (pixels) at one marker, in the worse of its two edge directions. A phone that
+    moved during the exposure smears edges across its motion and leaves those along it sharp;
+    the steepest steps alone would report the sharp ones, while the writing is read across
+    both (a thin upright 1 is washed out by a sideways shake)."""
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 3
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 3
+    patch = grey[max(0, y0) : y1, max(0, x0) : x1].astype(np.float32)
+    if patch.size < 64:
+        return None
+    sigmas = []
+    for a, b in ((quad[1] - quad[0], quad[2] - quad[3]), (quad[3] - quad[0], quad[2] - quad[1])):
+        side = a / np.linalg.norm(a) + b / np.linalg.norm(b)
+        normal = np.array([-side[1], side[0]]) / np.linalg.norm(side)
+        if (sigma := _step_sigma(patch, normal)) is not None:
+            sigmas.append(sigma)
+    return max(sigmas) if sigmas else None
 
 
 def photo_blur_px(grey: np.ndarray) -> float:
@@ -73,13 +107,7 @@ def blur_px(grey: np.ndarray, markers: Markers) -> float:
     """How far edges are spread in the photo (pixels), from the markers' black-white edges: the
     camera's blur, about the same across the frame (in mm it grows towards the far edge of a
     tilted sheet, where a pixel spans more of it)."""
-    sigmas = []
-    for quad in markers.found.values():
-        x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 3
-        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 3
-        patch = grey[max(0, y0) : y1, max(0, x0) : x1].astype(np.float32)
-        if patch.size >= 64 and (sigma := _step_sigma(patch)) is not None:
-            sigmas.append(sigma)
+    sigmas = [s for quad in markers.found.values() if (s := _marker_sigma(grey, quad)) is not None]
     return median(sigmas) if sigmas else 0.0
 
 
@@ -88,12 +116,7 @@ def blur_mm(grey: np.ndarray, markers: Markers, geometry: SheetGeometry) -> floa
     sigmas = []
     size_mm = geometry.find(Kind.MARKER, index=next(iter(markers.found))).w
     for quad in markers.found.values():
-        x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 3
-        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 3
-        patch = grey[max(0, y0) : y1, max(0, x0) : x1].astype(np.float32)
-        if patch.size < 64:
-            continue
-        sigma_px = _step_sigma(patch)
+        sigma_px = _marker_sigma(grey, quad)
         if sigma_px is None:
             continue
         px_per_mm = float(np.sqrt(cv2.contourArea(quad))) / size_mm

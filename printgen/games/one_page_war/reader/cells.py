@@ -14,7 +14,13 @@ import numpy as np
 from printgen.games.one_page_war.geometry import Element, Kind, SheetGeometry, Side
 from printgen.games.one_page_war.layout import ArenaSpec
 from printgen.games.one_page_war.reader import digits
-from printgen.games.one_page_war.reader.blur import NOMINAL_GLYPH_MM, SOFT_WHY, too_soft
+from printgen.games.one_page_war.reader.blur import (
+    FAINT_WHY,
+    NOMINAL_GLYPH_MM,
+    SOFT_WHY,
+    hides_faint_marks,
+    too_soft,
+)
 from printgen.games.one_page_war.reader.locate import PX_PER_MM
 from printgen.games.one_page_war.reader.quantile import median, percentile
 from printgen.games.one_page_war.sheet import ALLIES_POWER
@@ -83,10 +89,14 @@ class Ink:
     paper: np.ndarray  # float32, PAPER_SCALE of the rectified size
 
     @classmethod
-    def of(cls, rectified: np.ndarray) -> Ink:
-        small = cv2.resize(
-            rectified, None, fx=PAPER_SCALE, fy=PAPER_SCALE, interpolation=cv2.INTER_AREA
-        )
+    def of(cls, rectified: np.ndarray, halo_mm: float = 0.0) -> Ink:
+        """With `halo_mm`, the maximum is taken over the least bright of each `halo_mm`, so that
+        anything brighter than the paper around it and narrower is not taken for the paper."""
+        seen = rectified
+        if halo_mm > 0:
+            size = int(round(halo_mm * PX_PER_MM)) | 1
+            seen = cv2.erode(rectified, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
+        small = cv2.resize(seen, None, fx=PAPER_SCALE, fy=PAPER_SCALE, interpolation=cv2.INTER_AREA)
         k = max(3, int(round(7 * PX_PER_MM * PAPER_SCALE)) | 1)
         paper = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
         return cls(rectified, cv2.GaussianBlur(paper.astype(np.float32), (0, 0), k))
@@ -372,6 +382,9 @@ def tick_scores(ink: InkMap, boxes: tuple[Element, ...]) -> list[float]:
     return scores
 
 
+# Brighter than the paper around it, and narrower than this (mm): a sharpening halo, not paper.
+TICK_HALO_MM = 1.2
+PAPER_WHY = "read so against the paper nearby, but not against the paper between the lines"
 # A tick box less covered than this is empty whatever its neighbours; one more covered, ticked.
 TICK_EMPTY_MAX = 0.02
 TICK_TICKED_MIN = 0.12
@@ -406,6 +419,23 @@ def read_ticks(ink: InkMap, boxes: tuple[Element, ...]) -> list[Reading]:
         else:
             readings.append(r.doubt(f"{s:.0%} of the box inked, near this sheet's cut {cut:.0%}"))
     return readings
+
+
+def _ticks_either_paper(ink: InkMap, boxes: tuple[Element, ...]) -> list[Reading]:
+    """The tick boxes read against the paper as `Ink` finds it, and again with the paper's
+    brightness found over the least bright of each TICK_HALO_MM; a box the two read apart is
+    unsure. A tick box is small enough for all its paper to lie in the bright halo that a
+    phone's sharpening draws along its printed outline: taken for the paper, the halo makes
+    the paper in the box look inked. But the second way also finds the paper darker in a soft
+    photo, where a faint tick then fades: neither way is right in every photo."""
+    readings = read_ticks(ink, boxes)
+    if not isinstance(ink, Ink):
+        return readings
+    again = read_ticks(Ink.of(ink.rectified, TICK_HALO_MM), boxes)
+    return [
+        r if r.value == other.value else r.doubt(f"{PAPER_WHY} (or {other.value})")
+        for r, other in zip(readings, again, strict=True)
+    ]
 
 
 @dataclass(frozen=True)
@@ -458,9 +488,21 @@ def read_sheet(
             out.append(r.doubt(f"glare over {share:.0%} of it") if share > GLARE_SHARE else r)
         return tuple(out)
 
-    ticks = glare(tuple(read_ticks(ink, geometry.select(Kind.TICK))))
-    allies = glare(
-        tuple(allies_reading(e, c, model) for e, c in zip(allies_cells, allies_p, strict=True))
+    def faint(readings: tuple[Reading, ...]) -> tuple[Reading, ...]:
+        if blur is None:
+            return readings
+        out = []
+        for r in readings:
+            b = blur(r.element)
+            hidden = r.value in ("_", "empty") and not r.unsure and hides_faint_marks(b)
+            out.append(r.doubt(f"{FAINT_WHY} (blur {b:.2f} mm)") if hidden else r)
+        return tuple(out)
+
+    ticks = faint(glare(tuple(_ticks_either_paper(ink, geometry.select(Kind.TICK)))))
+    allies = faint(
+        glare(
+            tuple(allies_reading(e, c, model) for e, c in zip(allies_cells, allies_p, strict=True))
+        )
     )
     # A team-mate may give a use of Allies (rulebook), so a team sheet's ticks explain nothing.
     s_weight = SQUARE_S_WEIGHT if team else square_s_weight(geometry.arenas, ticks, allies)
@@ -474,4 +516,4 @@ def read_sheet(
         )
         for e, a in zip(square_cells, asked, strict=True)
     )
-    return SheetReading(glare(squares), ticks, allies)
+    return SheetReading(faint(glare(squares)), ticks, allies)
