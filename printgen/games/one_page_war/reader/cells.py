@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from printgen.games.one_page_war.geometry import Element, Kind, SheetGeometry, Side
+from printgen.games.one_page_war.geometry import Element, Kind, Rect, SheetGeometry, Side
 from printgen.games.one_page_war.layout import ArenaSpec
 from printgen.games.one_page_war.reader import digits
 from printgen.games.one_page_war.reader.blur import (
@@ -86,28 +86,40 @@ class Ink:
     regions asked for are computed (`ink[rows, cols]`), which is all a reading needs."""
 
     rectified: np.ndarray
-    paper: np.ndarray  # float32, PAPER_SCALE of the rectified size
+    paper: np.ndarray  # float32, PAPER_SCALE of the rectified size (or of `within`)
+    origin: tuple[int, int] = (0, 0)  # the pixel (row, column) where `paper` starts
 
     @classmethod
-    def of(cls, rectified: np.ndarray, halo_mm: float = 0.0) -> Ink:
+    def of(cls, rectified: np.ndarray, halo_mm: float = 0.0, within: Rect | None = None) -> Ink:
         """With `halo_mm`, the maximum is taken over the least bright of each `halo_mm`, so that
-        anything brighter than the paper around it and narrower is not taken for the paper."""
+        anything brighter than the paper around it and narrower is not taken for the paper.
+        With `within`, only the paper in that part of the sheet (mm) is estimated."""
+        top, left = 0, 0
         seen = rectified
+        if within is not None:
+            step = int(round(1 / PAPER_SCALE))  # whole paper pixels, so both grids line up
+            top = max(0, int(within.y * PX_PER_MM) // step * step)
+            left = max(0, int(within.x * PX_PER_MM) // step * step)
+            seen = rectified[
+                top : int(np.ceil(within.bottom * PX_PER_MM)),
+                left : int(np.ceil(within.right * PX_PER_MM)),
+            ]
         if halo_mm > 0:
             size = int(round(halo_mm * PX_PER_MM)) | 1
-            seen = cv2.erode(rectified, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
+            seen = cv2.erode(seen, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
         small = cv2.resize(seen, None, fx=PAPER_SCALE, fy=PAPER_SCALE, interpolation=cv2.INTER_AREA)
         k = max(3, int(round(7 * PX_PER_MM * PAPER_SCALE)) | 1)
         paper = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-        return cls(rectified, cv2.GaussianBlur(paper.astype(np.float32), (0, 0), k))
+        paper = cv2.GaussianBlur(paper.astype(np.float32), (0, 0), k)
+        return cls(rectified, paper, (top, left))
 
     def __getitem__(self, key: tuple[slice, slice]) -> np.ndarray:
         rows, cols = key
         grey = self.rectified[rows, cols].astype(np.float32)
         if grey.size == 0:
             return grey
-        y0 = rows.start or 0
-        x0 = cols.start or 0
+        y0 = (rows.start or 0) - self.origin[0]
+        x0 = (cols.start or 0) - self.origin[1]
         ys = (np.arange(grey.shape[0], dtype=np.float32) + y0 + 0.5) * PAPER_SCALE - 0.5
         xs = (np.arange(grey.shape[1], dtype=np.float32) + x0 + 0.5) * PAPER_SCALE - 0.5
         map_x, map_y = np.meshgrid(xs, ys)
@@ -393,7 +405,10 @@ TICK_TICKED_MIN = 0.12
 def read_ticks(ink: InkMap, boxes: tuple[Element, ...]) -> list[Reading]:
     """Ticked or not, against this sheet's own empty boxes: the boxes fall into two groups with
     the widest gap in coverage between them, and a box near that gap is unsure."""
-    scores = tick_scores(ink, boxes)
+    return _judge_ticks(boxes, tick_scores(ink, boxes))
+
+
+def _judge_ticks(boxes: tuple[Element, ...], scores: list[float]) -> list[Reading]:
     order = sorted(scores)
     cut = TICK_TICKED_MIN
     # The widest gap between consecutive coverages, among those that could separate empty from
@@ -422,16 +437,22 @@ def read_ticks(ink: InkMap, boxes: tuple[Element, ...]) -> list[Reading]:
 
 
 def _ticks_either_paper(ink: InkMap, boxes: tuple[Element, ...]) -> list[Reading]:
-    """The tick boxes read against the paper as `Ink` finds it, and again with the paper's
-    brightness found over the least bright of each TICK_HALO_MM; a box the two read apart is
-    unsure. A tick box is small enough for all its paper to lie in the bright halo that a
-    phone's sharpening draws along its printed outline: taken for the paper, the halo makes
-    the paper in the box look inked. But the second way also finds the paper darker in a soft
+    """The tick boxes; on a sheet where no box looks clearly empty, read again with the paper's
+    brightness found over the least bright of each TICK_HALO_MM, and a box the two read apart
+    is unsure. A tick box is small enough for all its paper to lie in the bright halo that a
+    phone's sharpening draws along its printed outline: taken for the paper, the halo makes the
+    paper in every box look inked. But the second way also finds the paper darker in a soft
     photo, where a faint tick then fades: neither way is right in every photo."""
-    readings = read_ticks(ink, boxes)
-    if not isinstance(ink, Ink):
+    scores = tick_scores(ink, boxes)
+    readings = _judge_ticks(boxes, scores)
+    if not isinstance(ink, Ink) or not boxes or min(scores) < TICK_EMPTY_MAX:
         return readings
-    again = read_ticks(Ink.of(ink.rectified, TICK_HALO_MM), boxes)
+    margin = 10.0  # mm, more than the 7 mm the paper's brightness is looked for over
+    rects = [e.rect for e in boxes]
+    left, top = min(r.x for r in rects) - margin, min(r.y for r in rects) - margin
+    right, bottom = max(r.right for r in rects) + margin, max(r.bottom for r in rects) + margin
+    around = Rect(left, top, right - left, bottom - top)
+    again = read_ticks(Ink.of(ink.rectified, TICK_HALO_MM, around), boxes)
     return [
         r if r.value == other.value else r.doubt(f"{PAPER_WHY} (or {other.value})")
         for r, other in zip(readings, again, strict=True)
