@@ -216,22 +216,31 @@ def test_ticks_that_differ_between_the_sides_are_unsure() -> None:
 def test_empty_squares_two_numbers_short_of_the_other_side_are_unsure() -> None:
     # Each roll writes a number on both sides: one side may lead by one (the rival has not
     # answered yet), never by two. Writing too faint to see is the likelier cause.
-    sea = [e for e in GEOMETRY.select(Kind.SQUARE) if e.arena == "Sea" and e.side is Side.FIRST]
-    one_short = {("Sea", "first", sea[-1].index): "_"}
+    def first(arena: str) -> list[int]:
+        return [
+            e.index
+            for e in GEOMETRY.select(Kind.SQUARE)
+            if e.arena == arena and e.side is Side.FIRST
+        ]
+
+    one_short = {("Sea", "first", first("Sea")[-1]): "_"}
     assert _unsure(cross_check(_sheet(one_short), LAYOUT, Mode.DUEL)) == []
-    two_short = {**one_short, ("Sea", "first", sea[-2].index): "_"}
-    for mode in (Mode.DUEL, Mode.SOLO):
+    # Within one arena the sides may differ by more: the rival answers in another arena.
+    elsewhere = {("Sea", "second", i): "_" for i in first("Sea")[-2:]}
+    elsewhere |= {("Land", "first", i): "_" for i in first("Land")[-2:]}
+    assert _unsure(cross_check(_sheet(elsewhere), LAYOUT, Mode.DUEL)) == []
+    two_short = {**one_short, ("Land", "first", first("Land")[-1]): "_"}
+    for mode in (Mode.DUEL, Mode.SOLO, Mode.TEAM):
         # Also where each square is judged on its own (a sheet far from any legal game).
         for joint in (True, False):
             checked = cross_check(_sheet(two_short), LAYOUT, mode, joint=joint)
             unsure = [r for r in checked.squares if r.unsure]
-            assert [(r.element.arena, r.element.side, r.value) for r in unsure] == [
-                ("Sea", Side.FIRST, "_")
-            ] * 2
-        assert all("holds 3 numbers in Sea and the other 5" in r.why for r in unsure)
-    # A team-mate's shared powers are left open by the rulebook: no such claim on a team sheet.
-    team = cross_check(_sheet(two_short), LAYOUT, Mode.TEAM)
-    assert not any("both sides" in why for why in _unsure(team))
+            assert sorted((r.element.arena, r.element.side, r.value) for r in unsure) == [
+                ("Land", Side.FIRST, "_"),
+                ("Sea", Side.FIRST, "_"),
+            ]
+        total = len(GEOMETRY.select(Kind.SQUARE)) // 2
+        assert all(f"holds {total - 2} numbers and the other {total}" in r.why for r in unsure)
 
 
 def test_a_star_outside_solo_and_an_s_without_allies_are_unsure() -> None:

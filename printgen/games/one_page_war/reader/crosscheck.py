@@ -150,9 +150,8 @@ def cross_check(
         if not r.unsure and _past_the_die(r, mode):
             doubt(r, PAST_THE_DIE.format(value=r.value))
 
-    if mode is not Mode.TEAM:
-        for r, why in _unanswered_empties(sheet.squares, layout):
-            doubt(r, why)
+    for r, why in _unanswered_empties(sheet.squares):
+        doubt(r, why)
 
     stars: Counter[str] = Counter()
     for r in sheet.squares:
@@ -186,28 +185,23 @@ def cross_check(
     return SheetReading(apply(sheet.squares), apply(sheet.ticks), apply(sheet.allies), sheet.notes)
 
 
-def _unanswered_empties(squares: tuple[Reading, ...], layout: Layout) -> list[tuple[Reading, str]]:
-    """The squares read surely empty on the side of an arena that holds two or more numbers
-    fewer than the other, each with why. Every roll writes a number on both sides (powers
-    replace numbers, never add one), so the sides differ by one at most, on an unfinished
-    sheet; the likelier cause is writing too faint to see. (Not on a team sheet, whose shared
-    powers the rulebook leaves open.)"""
-    out = []
-    for a in layout.arenas:
-        sides = {
-            side: [r for r in squares if r.element.arena == a.name and r.element.side is side]
-            for side in (Side.FIRST, Side.SECOND)
-        }
-        numbers = {side: sum(r.value != "_" for r in rs) for side, rs in sides.items()}
-        fewer = min(numbers, key=lambda side: numbers[side])
-        more = numbers[Side.FIRST] + numbers[Side.SECOND] - numbers[fewer]
-        if more - numbers[fewer] >= 2:
-            why = (
-                f"read as empty, but this side holds {numbers[fewer]} numbers in {a.name} and "
-                f"the other {more}: each roll writes one on both sides"
-            )
-            out += [(r, why) for r in sides[fewer] if r.value == "_" and not r.unsure]
-    return out
+def _unanswered_empties(squares: tuple[Reading, ...]) -> list[tuple[Reading, str]]:
+    """The squares read surely empty on a side that holds two or more numbers fewer than the
+    other, each with why. Every roll writes a number on both sides (the rival's in another
+    arena; powers replace numbers, never add one), so the two sides differ by one at most, on
+    an unfinished sheet; the likelier cause is writing too faint to see. Within one arena the
+    sides may differ by more: the rival may not answer in the arena just written in."""
+    sides = {side: [r for r in squares if r.element.side is side] for side in Side}
+    numbers = {side: sum(r.value != "_" for r in rs) for side, rs in sides.items()}
+    fewer = min(numbers, key=lambda side: numbers[side])
+    more = max(numbers.values())
+    if more - numbers[fewer] < 2:
+        return []
+    why = (
+        f"read as empty, but this side holds {numbers[fewer]} numbers and the other {more}: "
+        "each roll writes one on both sides"
+    )
+    return [(r, why) for r in sides[fewer] if r.value == "_" and not r.unsure]
 
 
 def _names(mode: Mode) -> tuple[str, str]:
