@@ -396,7 +396,11 @@ def tick_scores(ink: InkMap, boxes: tuple[Element, ...]) -> list[float]:
 
 # Brighter than the paper around it, and narrower than this (mm): a sharpening halo, not paper.
 TICK_HALO_MM = 1.2
-PAPER_WHY = "read so against the paper nearby, but not against the paper between the lines"
+# Why a box the two readings disagree on is unsure: {value} and {other} are its two readings.
+PAPER_WHY = (
+    "{value} against the paper around the box, {other} against the paper between its printed "
+    "lines (a sharpened photo's bright edges?)"
+)
 # A tick box less covered than this is empty whatever its neighbours; one more covered, ticked.
 TICK_EMPTY_MAX = 0.02
 TICK_TICKED_MIN = 0.12
@@ -454,7 +458,7 @@ def _ticks_either_paper(ink: InkMap, boxes: tuple[Element, ...]) -> list[Reading
     around = Rect(left, top, right - left, bottom - top)
     again = read_ticks(Ink.of(ink.rectified, TICK_HALO_MM, around), boxes)
     return [
-        r if r.value == other.value else r.doubt(f"{PAPER_WHY} (or {other.value})")
+        r if r.value == other.value else r.doubt(PAPER_WHY.format(value=r.value, other=other.value))
         for r, other in zip(readings, again, strict=True)
     ]
 
