@@ -41,7 +41,13 @@ from printgen.games.one_page_war.geometry import (  # noqa: E402
     sheet_geometry,
 )
 from printgen.games.one_page_war.layout import load_layout  # noqa: E402
-from printgen.games.one_page_war.reader.truth import sheet_cells  # noqa: E402
+from printgen.games.one_page_war.reader.truth import (  # noqa: E402
+    Cell,
+    cell_from_key,
+    cell_of,
+    key_of,
+    sheet_cells,
+)
 from printgen.games.one_page_war.rules import Mark  # noqa: E402
 from printgen.games.one_page_war.sheet import Sheet  # noqa: E402
 from printgen.render.units import Paper  # noqa: E402
@@ -96,25 +102,18 @@ def blank_sheet(
     return Blank(image, SheetTag("standard", layout.version, paper, ident))
 
 
-Key = tuple[str, str | None, str | None, int]  # kind, arena, side, index
-
-
-def key(e: Element) -> Key:
-    return (e.kind.value, e.arena, e.side.value if e.side else None, e.index)
+Key = Cell  # kind, arena, side, index
+key = cell_of
 
 
 def truth_names(truth: Mapping[Key, str]) -> dict[str, str]:
     """The truth named as the answer key beside a photo names its cells (reader/truth.py)."""
-    return {"/".join(str(p) for p in k): v for k, v in truth.items()}
+    return {key_of(k): v for k, v in truth.items()}
 
 
 def truth_from_names(names: Mapping[str, str]) -> dict[Key, str]:
     """An answer key's cells keyed as `key` keys them: `truth_names` read back."""
-    keyed: dict[Key, str] = {}
-    for name, value in names.items():
-        kind, arena, side, index = name.split("/")
-        keyed[(kind, arena, None if side == "None" else side, int(index))] = value
-    return keyed
+    return {cell_from_key(name): value for name, value in names.items()}
 
 
 def written_winner(sheet: Sheet, truth: Mapping[Key, str]) -> str | None:

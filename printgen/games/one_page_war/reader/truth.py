@@ -25,9 +25,26 @@ class TruthError(InputError):
     """The typed-in sheet is not a sheet the photo can show."""
 
 
-def cell_key(e: Element) -> str:
+Cell = tuple[str, str | None, str | None, int]  # kind, arena, side, index: one cell of a sheet
+
+
+def cell_of(e: Element) -> Cell:
+    return (e.kind.value, e.arena, e.side.value if e.side else None, e.index)
+
+
+def key_of(cell: Cell) -> str:
     """A cell's key in an answer key: "square/Land/first/2", "allies/Sea/None/0"."""
-    return f"{e.kind.value}/{e.arena}/{e.side.value if e.side else None}/{e.index}"
+    return "/".join(str(part) for part in cell)
+
+
+def cell_from_key(key: str) -> Cell:
+    """`key_of` read back."""
+    kind, arena, side, index = key.split("/")
+    return (kind, arena, None if side == "None" else side, int(index))
+
+
+def cell_key(e: Element) -> str:
+    return key_of(cell_of(e))
 
 
 def sheet_cells(sheet: Sheet, geometry: SheetGeometry) -> dict[Element, str]:
