@@ -1,7 +1,8 @@
 """Photos as phones make them: sharpened (a bright halo along every printed line), shaken during
 the exposure (edges smeared one way only). Each reads with every cell right or unsure, or is
-refused with advice; the blur is measured in the worse direction; nothing is surely empty in a
-photo too soft to show a faint mark, nor where the other side holds two numbers more."""
+refused with advice; the blur is measured in the worse direction; and nothing is surely empty in
+a photo too soft to show a faint mark (where a side is two numbers short of the other:
+test_reader_read)."""
 
 from __future__ import annotations
 
