@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: print test bench preview clean lint
+.PHONY: print test bench preview clean lint printed-text
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,10 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+# After a change to the One Page War sheets' printed text: what the photo reader compares against.
+printed-text: $(STAMP)
+	$(BIN)/python -c 'from printgen.games.one_page_war.reader.grid import write_printed_text; write_printed_text()'
 
 preview: $(STAMP)
 	$(BIN)/python -m printgen.render.readback

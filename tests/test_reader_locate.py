@@ -17,8 +17,8 @@ from click.testing import CliRunner
 
 from printgen.cli import cli
 from printgen.games.one_page_war.geometry import Kind, SheetTag, sheet_geometry
-from printgen.games.one_page_war.reader import read, read_photo
-from printgen.games.one_page_war.reader.errors import ForeignSheet, MarkerMissing
+from printgen.games.one_page_war.reader import grid, read, read_photo
+from printgen.games.one_page_war.reader.errors import ForeignSheet, MarkerMissing, ModelFileError
 from printgen.games.one_page_war.reader.markers import find_markers
 from printgen.materials import PhotoOptions
 from printgen.render.units import Paper
@@ -242,3 +242,32 @@ def test_the_known_sheets_are_every_layout_version_and_paper() -> None:
         ("standard", Paper.A4),
         ("standard", Paper.LETTER),
     }
+
+
+def test_the_shipped_printed_text_is_what_the_sheets_print() -> None:
+    """The modes' text the reader compares a photo with (read back from `printed_text.npz`, so
+    that reading needs no ReportLab) is what the sheets print today: a changed name line, die
+    space or AI rule changes thousands of these pixels, and `make printed-text` writes it again."""
+    for sheet in locate_module.known_sheets():
+        stored_where, stored = grid.printed_text(sheet.layout, sheet.paper, sheet.version)
+        where, rendered = grid.rendered_text(sheet.layout, sheet.paper, sheet.version)
+        label = f"{sheet.label}: run `make printed-text`"
+        both, stored_at, rendered_at = np.intersect1d(stored_where, where, return_indices=True)
+        assert len(both) >= 0.99 * max(len(where), len(stored_where)), label
+        for mode in grid.MODES:
+            gap = np.abs(stored[mode][stored_at] - rendered[mode][rendered_at])
+            assert gap.max() <= 0.02, label
+
+
+def test_a_damaged_printed_text_file_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    damaged = tmp_path / "printed_text.npz"
+    damaged.write_bytes(grid.PRINTED_TEXT.read_bytes()[:5000])
+    monkeypatch.setattr(grid, "PRINTED_TEXT", damaged)
+    grid._stored_text.cache_clear()
+    try:
+        with pytest.raises(ModelFileError, match="printed_text.npz.*make printed-text"):
+            grid.printed_text("standard", Paper.A4, 2)
+    finally:
+        grid._stored_text.cache_clear()

@@ -60,4 +60,5 @@ class TeamSheetsError(BatchError):
 
 
 class ModelFileError(PrintgenError):
-    """The recogniser's shipped model file is missing, damaged or not the one it was written as."""
+    """A file the reader ships (the recogniser's model, the sheets' printed text) is missing,
+    damaged or not the one it was written as."""

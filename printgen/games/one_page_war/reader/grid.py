@@ -8,8 +8,10 @@ near where the current homography puts it, and the homography is fitted again to
 
 from __future__ import annotations
 
+import zipfile
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -21,6 +23,7 @@ from printgen.games.one_page_war.geometry import (
     SheetGeometry,
     sheet_geometry,
 )
+from printgen.games.one_page_war.reader.errors import ModelFileError
 from printgen.render.units import Paper
 
 # Lines are drawn this wide (mm) in the template: wider than printed, since a photo spreads them.
@@ -374,24 +377,94 @@ def _text_ink(page: np.ndarray, windows: tuple[tuple[Window, Window], ...]) -> n
     return np.concatenate(parts)
 
 
+# Where the modes' printed texts differ by more than this (ink, 0 paper .. 0.5 clipped), a pixel
+# tells one mode from another.
+DIFFERS = 0.05
+# The shipped layouts' texts, rendered once by `write_printed_text` (`make printed-text`): where
+# any two modes differ, each mode's ink there. Reading them back spares the reader ReportLab, its
+# fonts and the PDF renderer on a photo whose QR code cannot be read: about 40 MB of its peak
+# memory and a second. A test renders them again and compares.
+PRINTED_TEXT = Path(__file__).with_name("printed_text.npz")
+INK_STEPS = 510  # stored as uint8 steps of 1/510: the ink is clipped at 0.5
+
+
+def rendered_text(
+    layout: str, paper: Paper, version: int
+) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """Rendered afresh: where (as indices into the text windows' ink, `_text_ink`) the modes'
+    printed pages differ, and each mode's ink there. Each page is cut down to its text windows
+    as soon as it is rendered: three whole pages at a time would add some 25 MB."""
+    windows = _text_windows(sheet_geometry(layout, paper, version))
+    texts = {mode: _text_ink(printed_page(layout, paper, version, mode), windows) for mode in MODES}
+    stacked = np.stack([texts[mode] for mode in MODES])
+    where = np.flatnonzero(stacked.max(axis=0) - stacked.min(axis=0) > DIFFERS)
+    return where, {mode: text[where] for mode, text in texts.items()}
+
+
+def _text_key(layout: str, paper: Paper, version: int) -> str:
+    return f"{layout}/{paper.value}/{version}"
+
+
+def write_printed_text(path: Path = PRINTED_TEXT) -> None:
+    """Render the modes of every sheet the reader knows (each layout, version and paper) into
+    `path`, atomically."""
+    from printgen.games.one_page_war.reader.locate import known_sheets
+
+    arrays: dict[str, np.ndarray] = {}
+    for sheet in known_sheets():
+        where, texts = rendered_text(sheet.layout, sheet.paper, sheet.version)
+        key = _text_key(sheet.layout, sheet.paper, sheet.version)
+        # Gaps between the indices: small numbers, which compress well.
+        arrays[f"{key}/gaps"] = np.diff(where, prepend=0).astype(np.uint32)
+        for mode, text in texts.items():
+            arrays[f"{key}/{mode}"] = np.round(text * INK_STEPS).astype(np.uint8)
+    temporary = path.with_name(path.name + ".tmp")
+    with temporary.open("wb") as f:
+        np.savez_compressed(f, **arrays)  # type: ignore[arg-type]
+    temporary.replace(path)
+
+
+@cache
+def _stored_text() -> dict[str, np.ndarray]:
+    try:
+        with np.load(PRINTED_TEXT, allow_pickle=False) as stored:
+            return {name: stored[name] for name in stored.files}
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError, zipfile.BadZipFile) as error:
+        raise ModelFileError(
+            f"{PRINTED_TEXT}: the sheets' printed text cannot be read ({error}); "
+            "`make printed-text` writes it again"
+        ) from error
+
+
+def printed_text(
+    layout: str, paper: Paper, version: int
+) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """As `rendered_text`, from the shipped file where it holds the layout, else rendered."""
+    key = _text_key(layout, paper, version)
+    stored = _stored_text()
+    if f"{key}/gaps" not in stored:
+        return rendered_text(layout, paper, version)
+    where = np.cumsum(stored[f"{key}/gaps"], dtype=np.int64)
+    return where, {mode: stored[f"{key}/{mode}"].astype(np.float32) / INK_STEPS for mode in MODES}
+
+
 @cache
 def _mode_differences(
     layout: str, paper: Paper, version: int
 ) -> dict[str, list[tuple[np.ndarray, np.ndarray]]]:
     """For each mode, against each other mode: where their pages differ (in the printed text), as
-    indices into the text windows' ink (`_text_ink`), and their difference there. Only these are
-    kept, and each page is cut down to its text windows as soon as it is rendered: three whole
-    pages at a time would add some 25 MB to the reader's peak, for each version."""
-    windows = _text_windows(sheet_geometry(layout, paper, version))
-    texts = {mode: _text_ink(printed_page(layout, paper, version, mode), windows) for mode in MODES}
+    indices into the text windows' ink (`_text_ink`), and their difference there."""
+    where, texts = printed_text(layout, paper, version)
     differences: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
     for mode, text in texts.items():
         differences[mode] = []
         for other, other_text in texts.items():
             if other != mode:
-                where = np.flatnonzero(np.abs(text - other_text) > 0.05)
-                difference = text[where] - other_text[where]
-                differences[mode].append((where.astype(np.int32), difference))
+                differ = np.abs(text - other_text) > DIFFERS
+                difference = text[differ] - other_text[differ]
+                differences[mode].append((where[differ].astype(np.int32), difference))
     return differences
 
 
