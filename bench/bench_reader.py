@@ -19,7 +19,8 @@ squares holding a digit and for every cell (tick boxes and S spaces too); sheets
 cell at all); sheets whose winner holds whatever their unsure cells hold (reader/stakes.py), and
 whether that winner is the true one (the target: always), and the share of unsure cells that can
 change who wins; the median and worst time per photo, and the reading process's peak memory while
-it reads a photo (what it does around the readings for the figures left out). Each is given
+it reads a photo (every photo is read first, one after another as a batch reads them; only then
+is each read again for the cells' and the rules' times and the squares decided alone). Each is given
 twice, for the same photos: as the reader decides (given the rules of the game, reader/joint.py)
 and with every square decided on its own reading, so the rules' share shows. `make bench` runs
 the real and the drawn sets at 12 MP.
@@ -153,8 +154,12 @@ def read_corpus(folder: Path) -> None:
     from printgen.games.one_page_war.sheet import Mode
     from printgen.materials import PhotoOptions
 
+    # First every photo is read, and only read, so that the peak memory is that of a process
+    # that reads photos one after another (as a batch does), not of one that also holds what
+    # the figures below need.
     results = []
     peak_mb = 0.0
+    read_ok: list[tuple[Path, dict[str, str], dict[str, object]]] = []
     for path in sorted(folder.glob("sheet-*.jpg")):
         truth = json.loads(path.with_suffix(".json").read_text())
         _restart_peak()
@@ -167,6 +172,29 @@ def read_corpus(folder: Path) -> None:
         finally:
             peak_mb = max(peak_mb, _peak_mb())
         seconds = time.perf_counter() - start
+        squares, cells, final = _counts(report.reading, truth)
+        holds, holds_right = _holds(report, truth)
+        misses = []
+        for r in report.reading.all:
+            expected = truth[cell_key(r.element)]
+            if r.value != expected:
+                misses.append(f"{key(r.element)} {expected}->{r.value} unsure={r.unsure}")
+        result: dict[str, object] = {
+            "photo": path.name,
+            "seconds": seconds,
+            "squares": squares,
+            "cells": cells,
+            "final": final,
+            "holds": holds,
+            "holds_right": holds_right,
+            "deciding": report.stakes.deciding if report.stakes else 0,
+            "unsure": len(report.unsure),
+            "far": any("do not pair up" in n for n in report.reading.notes),
+            "misses": misses,
+        }
+        del report
+        read_ok.append((path, truth, result))
+    for path, truth, result in read_ok:
         # The recogniser's share: every cell of the sheet cropped, its ink found and recognised.
         again = read(path)
         ink, geometry = Ink.of(again.rectified), again.located.geometry
@@ -179,42 +207,23 @@ def read_corpus(folder: Path) -> None:
         )
         alone = cross_check(raw, layout, mode, joint=False)
         rules_seconds = median_seconds(lambda r=raw, a=layout, m=mode: cross_check(r, a, m), runs=3)
-        squares, cells, final = _counts(report.reading, truth)
-        holds, holds_right = _holds(report, truth)
         squares_alone, cells_alone, final_alone = _counts(alone, truth)
-        misses = []
-        for r in report.reading.all:
-            expected = truth[cell_key(r.element)]
-            if r.value != expected:
-                misses.append(f"{key(r.element)} {expected}->{r.value} unsure={r.unsure}")
-        results.append(
-            {
-                "photo": path.name,
-                "mode": tag.mode,
-                "seconds": seconds,
-                "cells_seconds": cells_seconds,
-                "rules_seconds": rules_seconds,
-                "squares": squares,
-                "cells": cells,
-                "final": final,
-                "holds": holds,
-                "holds_right": holds_right,
-                "deciding": report.stakes.deciding if report.stakes else 0,
-                "unsure": len(report.unsure),
-                "squares_alone": squares_alone,
-                "cells_alone": cells_alone,
-                "final_alone": final_alone,
-                "far": any("do not pair up" in n for n in report.reading.notes),
-                "misses": misses,
-            }
+        result.update(
+            mode=tag.mode,
+            cells_seconds=cells_seconds,
+            rules_seconds=rules_seconds,
+            squares_alone=squares_alone,
+            cells_alone=cells_alone,
+            final_alone=final_alone,
         )
+        results.append(result)
     print(json.dumps({"results": results, "peak_mb": peak_mb}))
 
 
 def _restart_peak() -> None:
-    """On Linux, start this process's peak resident memory afresh from what it holds now, so
-    that the peak is the reader's: what the bench does between readings (reading each photo
-    again, deciding its squares alone, timing them) holds memory no reader process would."""
+    """On Linux, start this process's peak resident memory afresh from what it holds now: each
+    photo's peak counts what the reading process still holds from the photos before it, and
+    what reading this one adds."""
     with contextlib.suppress(OSError):  # elsewhere the peak is the whole process's
         Path("/proc/self/clear_refs").write_text("5")
 
