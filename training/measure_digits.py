@@ -1,6 +1,7 @@
 """How well a recogniser model reads real handwriting it never learnt from, mark by mark.
 
     .venv/bin/python -m training.measure_digits [MODEL.npz ...] [--per-digit 4] [--seed 1]
+                                                [--pens]
 
 For each model file (the shipped one by default) and each held-out part of the real digits
 (training/real_digits.py: CALIBRATION, then MEASURE), every digit is written into simulated
@@ -9,13 +10,15 @@ the reader takes) `--per-digit` times, and once plainly (dark pen, centred, a cl
 Printed: the share read right (each digit, then all), the negative log-likelihood of the truth,
 the share accepted at the model's own thresholds and how many of those are wrong, and the share
 that could be accepted with no error at all (above the most confident wrong reading). "other" is
-never accepted, as in the reader. Whole sheets, with the rules' cross-check, are the benchmark's
-(bench/bench_reader.py --set real).
+never accepted, as in the reader. With `--pens`, the measure digits are written with one kind
+of pen at a time instead (a fine pen, a felt tip, a light pencil...). Whole sheets, with the
+rules' cross-check, are the benchmark's (bench/bench_reader.py --set real).
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,14 +38,32 @@ class Marks:
     labels: np.ndarray
 
 
-def simulated(part: str, per_digit: int, seed: int) -> Marks:
-    """Each digit of `part` written into `per_digit` random squares, photographed."""
+# One kind of pen at a time (`--pens`): stroke width as a share of the digit's height (None:
+# the digit as scanned), darkness, pencil grain.
+PENS: dict[str, Callable[[np.random.Generator], real_digits.Pen]] = {
+    "as scanned": lambda r: real_digits.Pen(None, 0.95, False),
+    "fine pen (3-4.5 %)": lambda r: real_digits.Pen(float(r.uniform(0.03, 0.045)), 0.95, False),
+    "pen (7-9 %)": lambda r: real_digits.Pen(float(r.uniform(0.07, 0.09)), 0.95, False),
+    "marker (14-18 %)": lambda r: real_digits.Pen(float(r.uniform(0.14, 0.18)), 0.95, False),
+    "felt tip (20-24 %)": lambda r: real_digits.Pen(float(r.uniform(0.2, 0.24)), 0.95, False),
+    "light pencil": lambda r: real_digits.Pen(float(r.uniform(0.04, 0.07)), 0.4, True),
+}
+
+
+def simulated(
+    part: str,
+    per_digit: int,
+    seed: int,
+    pen_of: Callable[[np.random.Generator], real_digits.Pen] = real_digits.random_pen,
+) -> Marks:
+    """Each digit of `part` written into `per_digit` random squares, photographed, with pens
+    drawn by `pen_of`."""
     real = real_digits.part(part)
     rng = np.random.default_rng([seed, 77])
     rows, labels = [], []
     for i in range(len(real)):
         for _ in range(per_digit):
-            pen = real_digits.random_pen(rng)
+            pen = pen_of(rng)
 
             def write(
                 size: tuple[int, int],
@@ -102,11 +123,20 @@ def main() -> None:
     parser.add_argument("models", nargs="*", type=Path, default=[digits.MODEL_PATH])
     parser.add_argument("--per-digit", type=int, default=4, help="simulated squares per digit")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--pens",
+        action="store_true",
+        help="instead: the measure digits written with one kind of pen at a time",
+    )
     args = parser.parse_args()
     sets = {}
-    for part in ("calibration", "measure"):
-        sets[f"{part}, simulated squares"] = simulated(part, args.per_digit, args.seed)
-        sets[f"{part}, written plainly"] = plain(real_digits.part(part), args.seed)
+    if args.pens:
+        for name, pen_of in PENS.items():
+            sets[f"measure, {name}"] = simulated("measure", args.per_digit, args.seed, pen_of)
+    else:
+        for part in ("calibration", "measure"):
+            sets[f"{part}, simulated squares"] = simulated(part, args.per_digit, args.seed)
+            sets[f"{part}, written plainly"] = plain(real_digits.part(part), args.seed)
     for path in args.models:
         model = digits.load_model_file(path)
         print(f"{path} ({len(model.nets)} networks, temperature {model.temperature})")
