@@ -58,7 +58,16 @@ def simulated(
 ) -> Marks:
     """Each digit of `part` written into `per_digit` random squares, photographed, with pens
     drawn by `pen_of`."""
-    real = real_digits.part(part)
+    return written(real_digits.part(part), per_digit, seed, pen_of)
+
+
+def written(
+    real: real_digits.RealDigits,
+    per_digit: int,
+    seed: int,
+    pen_of: Callable[[np.random.Generator], real_digits.Pen] = real_digits.random_pen,
+) -> Marks:
+    """Each digit of `real` written into `per_digit` random squares, photographed."""
     rng = np.random.default_rng([seed, 77])
     rows, labels = [], []
     for i in range(len(real)):
