@@ -175,6 +175,18 @@ def sheet_truth(
     return truth
 
 
+def hands(
+    seed: int, held_out: bool = True, rng: np.random.Generator | None = None
+) -> tuple[hw.Writer, hw.Writer]:
+    """The writers of the first and the second side of sheet `seed` (`rng`: the sheet's own
+    generator, when it is already drawing)."""
+    rng = rng if rng is not None else np.random.default_rng([seed, 17])
+    return (
+        hw.writer(int(rng.integers(0, 10_000)), held_out),
+        hw.writer(int(rng.integers(0, 10_000)), held_out),
+    )
+
+
 def fill_sheet(
     blank: Blank,
     truth: dict[Key, str],
@@ -190,10 +202,7 @@ def fill_sheet(
     pens = {side: real_digits.random_pen(real_rng) for side in (Side.FIRST, Side.SECOND)}
     k = SHEET_PX_PER_MM
     page = blank.image.astype(np.float32) / 255
-    writers = {
-        Side.FIRST: hw.writer(int(rng.integers(0, 10_000)), held_out),
-        Side.SECOND: hw.writer(int(rng.integers(0, 10_000)), held_out),
-    }
+    writers = dict(zip(Side, hands(seed, held_out, rng), strict=True))
     colours = {
         side: np.array([0.15, 0.15, 0.17])
         if w.pencil

@@ -1,7 +1,7 @@
 """How well a recogniser model reads real handwriting it never learnt from, mark by mark.
 
     .venv/bin/python -m training.measure_digits [MODEL.npz ...] [--per-digit 4] [--seed 1]
-                                                [--pens]
+                                                [--pens | --styles]
 
 For each model file (the shipped one by default) and each held-out part of the real digits
 (training/real_digits.py: CALIBRATION, then MEASURE), every digit is written into simulated
@@ -11,20 +11,23 @@ Printed: the share read right (each digit, then all), the negative log-likelihoo
 the share accepted at the model's own thresholds and how many of those are wrong, and the share
 that could be accepted with no error at all (above the most confident wrong reading). "other" is
 never accepted, as in the reader. With `--pens`, the measure digits are written with one kind
-of pen at a time instead (a fine pen, a felt tip, a light pencil...). Whole sheets, with the
-rules' cross-check, are the benchmark's (bench/bench_reader.py --set real).
+of pen at a time instead (a fine pen, a felt tip, a light pencil...). With `--styles`, shapes
+that MNIST's American writers seldom make (a continental 1 with its long up-stroke, a crossed 7,
+a slashed 0...) drawn by held-out procedural writers, `--per-digit` times 50 each. Whole
+sheets, with the rules' cross-check, are the benchmark's (bench/bench_reader.py --set real).
 """
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
 from printgen.games.one_page_war.reader import digits
+from training import handwriting as hw
 from training import real_digits, views
 
 OTHER = digits.CLASSES.index(digits.OTHER)
@@ -48,6 +51,65 @@ PENS: dict[str, Callable[[np.random.Generator], real_digits.Pen]] = {
     "felt tip (20-24 %)": lambda r: real_digits.Pen(float(r.uniform(0.2, 0.24)), 0.95, False),
     "light pencil": lambda r: real_digits.Pen(float(r.uniform(0.04, 0.07)), 0.4, True),
 }
+
+
+# Ways of writing a digit that the real digits (American writers) hardly hold, each with the
+# digit it shows. Their control points are their own, none of them a training template.
+STYLES: dict[str, tuple[int, list[list[tuple[float, float]]]]] = {
+    "continental 1, long flag": (1, [[(0.18, 0.36), (0.6, 0.08), (0.6, 0.92)]]),
+    "continental 1, shallow flag": (1, [[(0.16, 0.28), (0.6, 0.08), (0.6, 0.92)]]),
+    "continental 1, flag and foot": (
+        1,
+        [[(0.2, 0.42), (0.56, 0.08), (0.56, 0.92)], [(0.3, 0.92), (0.8, 0.92)]],
+    ),
+    "crossed 7": (7, [[(0.2, 0.1), (0.76, 0.06), (0.46, 0.92)], [(0.3, 0.52), (0.72, 0.5)]]),
+    "4 like a Y": (
+        4,
+        [
+            [(0.25, 0.08), (0.5, 0.55), (0.75, 0.08)],
+            [(0.5, 0.55), (0.5, 0.94)],
+            [(0.25, 0.62), (0.8, 0.62)],
+        ],
+    ),
+    "slashed 0": (
+        0,
+        [
+            [(0.5, 0.08), (0.28, 0.25), (0.26, 0.6), (0.4, 0.9), (0.62, 0.9), (0.74, 0.6)]
+            + [(0.72, 0.25), (0.5, 0.08)],
+            [(0.7, 0.12), (0.3, 0.88)],
+        ],
+    ),
+    "8 as two rings": (
+        8,
+        [
+            [(0.5, 0.08), (0.34, 0.18), (0.34, 0.36), (0.5, 0.46), (0.66, 0.36), (0.66, 0.18)]
+            + [(0.5, 0.08)],
+            [(0.5, 0.46), (0.28, 0.6), (0.28, 0.82), (0.5, 0.93), (0.72, 0.82), (0.72, 0.6)]
+            + [(0.5, 0.46)],
+        ],
+    ),
+}
+
+
+def styled(name: str, count: int, seed: int) -> Marks:
+    """The shape `STYLES[name]` written `count` times by held-out writers, one each, into
+    random squares, photographed."""
+    label, strokes = STYLES[name]
+    rng = np.random.default_rng([seed, 78])
+    rows = []
+    for i in range(count):
+        hand = replace(hw.writer(seed * 100_000 + i, held_out=True), font=None)
+
+        def write(
+            size: tuple[int, int], box: views.Inner, r: np.random.Generator, hand: hw.Writer = hand
+        ) -> np.ndarray:
+            return hw.draw_shape(strokes, size, hand, r, box)
+
+        ink = views.view(views.random_box("square", rng), write, views.random_camera(rng), rng)
+        row = digits.features(digits.significant_ink(ink))
+        if row is not None:
+            rows.append(row)
+    return Marks(np.stack(rows), np.full(len(rows), label))
 
 
 def simulated(
@@ -118,7 +180,7 @@ def summary(model: digits.Model, marks: Marks) -> str:
     sure = (confidence >= limit) & (guess != OTHER)
     worst = float(confidence[wrong].max()) if wrong.any() else 0.0
     nll = float(-np.log(np.maximum(p[np.arange(len(y)), y], 1e-12)).mean())
-    each = " ".join(f"{d}:{right[y == d].mean():.3f}" for d in range(10))
+    each = " ".join(f"{d}:{right[y == d].mean():.3f}" for d in range(10) if (y == d).any())
     return (
         f"{len(y)} marks: right {right.mean():.4f}, NLL {nll:.4f}, accepted {sure.mean():.4f} "
         f"({int((sure & ~right).sum())} wrong), accepted with no error possible "
@@ -137,9 +199,17 @@ def main() -> None:
         action="store_true",
         help="instead: the measure digits written with one kind of pen at a time",
     )
+    parser.add_argument(
+        "--styles",
+        action="store_true",
+        help="instead: shapes the real digits seldom hold (continental 1, crossed 7...)",
+    )
     args = parser.parse_args()
     sets = {}
-    if args.pens:
+    if args.styles:
+        for name in STYLES:
+            sets[name] = styled(name, 50 * args.per_digit, args.seed)
+    elif args.pens:
         for name, pen_of in PENS.items():
             sets[f"measure, {name}"] = simulated("measure", args.per_digit, args.seed, pen_of)
     else:
