@@ -1,13 +1,14 @@
 """The handwritten-mark recogniser: from an ink map of one written mark to class probabilities.
 
 The one place that knows how marks are recognised. The mark's significant ink is cropped, its
-strokes brought to a common weight, and scaled into a 28 x 28 image as MNIST frames its digits
-(the glyph's longer side 20 pixels, centred). A small ensemble of convolutional networks reads
-that image; their logits are averaged and, at a calibrated temperature, made probabilities,
-so that members who disagree on an unfamiliar hand lower the confidence. Weights ship in
-`digits_model.npz` (numpy arrays only, loaded without pickle, checked against a digest), trained by
-`training/train_digits.py` (see docs/reader.md). Inference is numpy alone, all the marks of a
-sheet in one batch. The model is loaded on first use, not at import.
+strokes brought to a common weight, scaled into a 28 x 28 image as MNIST frames its digits
+(the glyph's longer side 20 pixels, centred) and sheared upright. A small ensemble of
+convolutional networks reads that image; their logits are averaged and, at a calibrated
+temperature, made probabilities, so that members who disagree on an unfamiliar hand lower the
+confidence. Weights ship in `digits_model.npz` (numpy arrays only, loaded without pickle,
+checked against a digest), trained by `training/train_digits.py` (see docs/reader.md).
+Inference is numpy alone, all the marks of a sheet in one batch. The model is loaded on first
+use, not at import.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ FEATURES = SIDE * SIDE
 # Strokes thinner than this share of the glyph's longer side are thickened before scaling, so
 # a fine pen and a scanned felt tip look alike to the network.
 MIN_STROKE = 0.085
+
+# A mark leaning further than this (horizontal shift per row) is straightened only this far.
+MAX_SLANT = 1.0
 
 # Ink below this (0 = paper, 1 = black) is paper grain, JPEG noise or a faint shadow.
 INK_FLOOR = 0.16
@@ -110,7 +114,21 @@ def features(marks: Marks) -> np.ndarray | None:
     image = np.zeros((SIDE, SIDE), np.float32)
     oy, ox = (SIDE - nh) // 2, (SIDE - nw) // 2
     image[oy : oy + nh, ox : ox + nw] = small
-    return image.ravel()
+    return upright(image).ravel()
+
+
+def upright(image: np.ndarray) -> np.ndarray:
+    """The image sheared so that its ink leans neither way (its second moments' slant gone).
+    How far each writer slants is then nothing the networks must learn from the few real hands
+    they see: trained so, they accept 1.4 to 2.3 points more of held-out real digits on
+    sheets, with fewer misreads (docs/reader.md, "Training")."""
+    m = cv2.moments(image)
+    if m["mu02"] < 1e-2 * max(m["m00"], 1e-6):
+        return image  # a flat mark: no slant to measure
+    slant = float(np.clip(m["mu11"] / m["mu02"], -MAX_SLANT, MAX_SLANT))
+    below = m["m01"] / m["m00"]  # the shear turns about the ink's centre row
+    shear = np.array([[1.0, slant, -slant * below], [0.0, 1.0, 0.0]], np.float32)
+    return cv2.warpAffine(image, shear, (SIDE, SIDE), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR)
 
 
 # --- the network ------------------------------------------------------------------------------
