@@ -272,6 +272,8 @@ def test_a_value_the_sheet_cannot_hold_settles_nothing_by_being_left_out() -> No
     reading = _ticks(_ambiguous(sheet_reading(MIRRORED), where, candidates), "Air", 1)
     cell = _square(cross_check(reading, LAYOUT, Mode.DUEL, MODEL), where)
     assert cell.unsure and cell.value == "3" and cell.confidence < 0.5
+    # The reason names the 9 the 3 replaced, or "82 % sure" would seem to be said of the 3.
+    assert cell.why == "read as 9, only 82% sure; given the rules more likely 3"
     # With no tick only a 3 pairs: that is the other squares' evidence, and it settles it.
     settled = _square(cross_check(_ticks(reading, "Air", 0), LAYOUT, Mode.DUEL, MODEL), where)
     assert (settled.value, settled.unsure) == ("3", False)

@@ -275,6 +275,8 @@ def _decide(
         )
     why = r.why
     if value != r.value:
+        if not why.startswith("read as"):  # say what the shown value replaced
+            why = f"read as {r.value}, {why}"
         why += f"; given the rules more likely {value}"
     return replace(decided, why=why)
 
