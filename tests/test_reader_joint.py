@@ -15,7 +15,7 @@ import pytest
 from printgen.games.one_page_war.geometry import Kind, Side, sheet_geometry
 from printgen.games.one_page_war.layout import load_layout
 from printgen.games.one_page_war.reader import digits
-from printgen.games.one_page_war.reader.cells import Reading, SheetReading
+from printgen.games.one_page_war.reader.cells import Reading, SheetReading, percent
 from printgen.games.one_page_war.reader.crosscheck import cross_check
 from printgen.games.one_page_war.reader.joint import W, fits, joint_reading
 from printgen.games.one_page_war.rules import Mark
@@ -293,6 +293,20 @@ def test_a_first_choice_whose_rival_the_sheet_cannot_hold_is_judged_without_that
         _ambiguous(sheet_reading(MIRRORED), where, {"3": 0.994, "2": 0.006}), "Air", 1
     )
     assert _square(cross_check(open_reading, LAYOUT, Mode.DUEL, MODEL), where).unsure
+
+
+def test_an_unsure_square_says_which_of_its_two_probabilities_is_which() -> None:
+    # Read as 3 (60 %), 2 (30 %) or 9 (impossible): shown as 3 at 67 % given the rules, the
+    # 9 left out and the ticks (one Air raid) leaving 3 and 2 open; the reason says both.
+    where = ("Land", Side.FIRST, 0)
+    candidates = {"3": 0.6, "2": 0.3, "9": 0.1}
+    reading = _ticks(_ambiguous(sheet_reading(MIRRORED), where, candidates), "Air", 1)
+    cell = _square(cross_check(reading, LAYOUT, Mode.DUEL, MODEL), where)
+    assert (cell.value, cell.unsure, percent(cell.confidence)) == ("3", True, "67%")
+    assert cell.why == "only 60% sure on its own, 67% given the rules"
+    # Where the rules leave the probability as it was, the reason says it once.
+    same = _ticks(_ambiguous(sheet_reading(MIRRORED), where, {"3": 0.9, "2": 0.1}), "Air", 1)
+    assert _square(cross_check(same, LAYOUT, Mode.DUEL, MODEL), where).why == "only 90% sure"
 
 
 def test_a_sheet_far_from_any_legal_game_is_judged_square_by_square() -> None:

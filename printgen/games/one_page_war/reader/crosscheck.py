@@ -278,6 +278,9 @@ def _decide(
         if not why.startswith("read as"):  # say what the shown value replaced
             why = f"read as {r.value}, {why}"
         why += f"; given the rules more likely {value}"
+    elif r.only_low_confidence and percent(sure) != percent(r.confidence):
+        # The value is shown with its probability given the rules: say which figure is which.
+        why += f" on its own, {percent(sure)} given the rules"
     return replace(decided, why=why)
 
 
