@@ -503,13 +503,14 @@ def _finish(ink: np.ndarray, w: Writer, rng: np.random.Generator) -> np.ndarray:
 
 
 def _where(
-    glyph: str, box: tuple[float, float, float, float], w: Writer, rng: np.random.Generator
+    digit: bool, box: tuple[float, float, float, float], w: Writer, rng: np.random.Generator
 ) -> tuple[float, tuple[float, float]]:
-    """How tall `w` writes `glyph` in `box`, and where its centre lands."""
+    """How tall `w` writes a digit (else a star, an S or another mark) in `box`, and where its
+    centre lands."""
     x0, y0, x1, y1 = box
     bh, bw = y1 - y0, x1 - x0
     height_px = min(bh, bw * 1.5) * w.size * rng.uniform(0.85, 1.15)
-    if glyph in (STAR, ALLIES, OTHER):
+    if not digit:
         height_px = min(bh, bw) * w.size * rng.uniform(0.85, 1.2)
     return height_px, (
         x0 + bw / 2 + rng.normal(0, 0.06) * bw,
@@ -526,7 +527,7 @@ def draw_shape(
 ) -> np.ndarray:
     """An ink map of `size` holding a digit-sized shape given by its control strokes (unit box,
     as in TEMPLATES), written by `w` inside `box`: for shapes that are in no template."""
-    height_px, centre = _where("0", box, w, rng)
+    height_px, centre = _where(True, box, w, rng)
     curves = _place([np.array(s, dtype=np.float64) for s in strokes], w, rng, 1.0)
     return _finish(_render_strokes(curves, size, height_px, centre, w, rng), w, rng)
 
@@ -550,7 +551,7 @@ def draw_glyph(
             draw_glyph(glyph[0], size, w, rng, (x0, y0, mid - gap, y1), per_sample),
             draw_glyph(glyph[1], size, w, rng, (mid + gap, y0, x1, y1), per_sample),
         )
-    height_px, (cx, cy) = _where(glyph, (x0, y0, x1, y1), w, rng)
+    height_px, (cx, cy) = _where(glyph not in (STAR, ALLIES, OTHER), (x0, y0, x1, y1), w, rng)
     ink: np.ndarray | None = None
     known = glyph in TEMPLATES or glyph in (STAR, OTHER)
     own_way = w.continental and glyph in ("1", "7")  # a font's 1 and 7 are not continental
@@ -566,7 +567,7 @@ def draw_glyph(
         variant = w.variants[order] if rng.random() < 0.8 else int(rng.integers(0, 8))
         if glyph == OTHER or not known:
             strokes = _other_strokes(rng)
-        elif w.continental and glyph in ("1", "7"):
+        elif own_way:
             strokes = _continental(glyph, rng)
         else:
             strokes = _template_strokes(glyph, variant, rng)

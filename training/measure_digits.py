@@ -169,6 +169,14 @@ def plain(real: real_digits.RealDigits, seed: int) -> Marks:
     return Marks(np.stack(rows), real.labels.copy())
 
 
+def accepted(model: digits.Model, p: np.ndarray) -> np.ndarray:
+    """Which rows of probabilities `p` the reader would accept: the first choice at or above its
+    class's threshold, and never "other" (the reader always shows it as unsure)."""
+    guess = p.argmax(axis=1)
+    limit = np.array([model.threshold_for(digits.CLASSES[g]) for g in guess])
+    return (p.max(axis=1) >= limit) & (guess != OTHER)
+
+
 def summary(model: digits.Model, marks: Marks) -> str:
     p = model.probabilities(marks.rows)
     guess = p.argmax(axis=1)
@@ -176,8 +184,7 @@ def summary(model: digits.Model, marks: Marks) -> str:
     y = marks.labels
     right = guess == y
     wrong = ~right & (guess != OTHER)
-    limit = np.array([model.threshold_for(digits.CLASSES[g]) for g in guess])
-    sure = (confidence >= limit) & (guess != OTHER)
+    sure = accepted(model, p)
     worst = float(confidence[wrong].max()) if wrong.any() else 0.0
     nll = float(-np.log(np.maximum(p[np.arange(len(y)), y], 1e-12)).mean())
     each = " ".join(f"{d}:{right[y == d].mean():.3f}" for d in range(10) if (y == d).any())

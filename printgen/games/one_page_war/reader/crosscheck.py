@@ -274,13 +274,15 @@ def _decide(
             decided, unsure=False, why="", only_low_confidence=False, settled_by_rules=True
         )
     why = r.why
-    if value != r.value:
-        if not why.startswith("read as"):  # say what the shown value replaced
+    if r.only_low_confidence:
+        # The square is listed with its value and probability given the rules, and "only N %
+        # sure" is the recogniser's own figure: say what it was of.
+        if value != r.value:
             why = f"read as {r.value}, {why}"
+        elif percent(sure) != percent(r.confidence):
+            why += f" on its own, {percent(sure)} given the rules"
+    if value != r.value:
         why += f"; given the rules more likely {value}"
-    elif r.only_low_confidence and percent(sure) != percent(r.confidence):
-        # The value is shown with its probability given the rules: say which figure is which.
-        why += f" on its own, {percent(sure)} given the rules"
     return replace(decided, why=why)
 
 
