@@ -201,12 +201,13 @@ def main() -> None:
     parser.add_argument("models", nargs="*", type=Path, default=[digits.MODEL_PATH])
     parser.add_argument("--per-digit", type=int, default=4, help="simulated squares per digit")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument(
+    instead = parser.add_mutually_exclusive_group()
+    instead.add_argument(
         "--pens",
         action="store_true",
         help="instead: the measure digits written with one kind of pen at a time",
     )
-    parser.add_argument(
+    instead.add_argument(
         "--styles",
         action="store_true",
         help="instead: shapes the real digits seldom hold (continental 1, crossed 7...)",
