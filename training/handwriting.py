@@ -509,6 +509,8 @@ def _where(
     centre lands."""
     x0, y0, x1, y1 = box
     bh, bw = y1 - y0, x1 - x0
+    # Both heights are drawn for any mark, in this order, so that every writer's strokes stay
+    # those the shipped networks were trained and measured on.
     height_px = min(bh, bw * 1.5) * w.size * rng.uniform(0.85, 1.15)
     if not digit:
         height_px = min(bh, bw) * w.size * rng.uniform(0.85, 1.2)
