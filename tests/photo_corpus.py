@@ -193,13 +193,16 @@ def fill_sheet(
     seed: int,
     held_out: bool = True,
     real: real_digits.RealDigits | None = None,
+    pen: real_digits.Pen | None = None,
 ) -> np.ndarray:
     """The blank sheet with each cell's truth written in by two writers. With `real`, every
     digit is one of those real handwritten digits (each square its own, drawn with the side's
-    pen); stars, S and ticks stay the writers' own."""
+    pen, or with `pen` on both sides); stars, S and ticks stay the writers' own."""
     rng = np.random.default_rng([seed, 17])
     real_rng = np.random.default_rng([seed, 19])
     pens = {side: real_digits.random_pen(real_rng) for side in (Side.FIRST, Side.SECOND)}
+    if pen is not None:
+        pens = {side: pen for side in pens}
     k = SHEET_PX_PER_MM
     page = blank.image.astype(np.float32) / 255
     writers = dict(zip(Side, hands(seed, held_out, rng), strict=True))
@@ -461,14 +464,16 @@ def make_photo(
     edit: Callable[[np.ndarray, SheetGeometry], None] | None = None,
     version: int | None = None,
     real: real_digits.RealDigits | None = None,
+    pen: real_digits.Pen | None = None,
 ) -> CorpusPhoto:
-    """A photo of a filled sheet; `version` photographs an earlier version of the layout."""
+    """A photo of a filled sheet; `version` photographs an earlier version of the layout, `pen`
+    writes every real digit (with `real`) with that pen."""
     rng = np.random.default_rng([seed, 99])
     mode = mode or str(rng.choice(["duel", "duel", "solo"]))
     paper = paper or (Paper.A4 if rng.random() < 0.6 else Paper.LETTER)
     blank = blank_sheet(paper, mode, version)
     truth = truth if truth is not None else random_game(rng, mode, finished, version)
-    sheet = fill_sheet(blank, truth, seed, held_out, real)
+    sheet = fill_sheet(blank, truth, seed, held_out, real, pen)
     if edit is not None:
         edit(sheet, sheet_geometry(blank.tag.layout, blank.tag.paper, blank.tag.version))
     shot = shot or random_shot(rng, size)

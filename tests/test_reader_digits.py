@@ -358,7 +358,7 @@ def test_where_every_allies_use_has_its_s_a_plain_s_in_a_square_still_stays_unsu
         writer = hw.writer(seed, held_out=True)
         for k in range(4):
             patch = hw.draw_glyph(hw.ALLIES, (72, 72), writer, np.random.default_rng([seed, k]))
-            asked, p, _ = cells._asked([patch], [], model)
+            asked, _, p = cells._asked([patch], [], model)
             candidates = cells._square_candidates(asked[0], p, cells.ACCOUNTED_S_WEIGHT)
             reading = cells.square_reading(square, candidates, model, 6.0)  # type: ignore[arg-type]
             if not reading.unsure:

@@ -184,10 +184,29 @@ class _Asked:
     marks: digits.Marks
     whole: int | None  # index of its row in the batch, None when the patch holds no ink
     halves: tuple[int, int] | None
+    faint: bool = False  # the marks are only above digits.FAINT_FLOOR: never a sure reading
+
+
+# A faint mark this tall (mm) is writing, not a shadow's edge or a speck (empty cells show
+# none: docs/reader.md, "Faint writing").
+FAINT_MARK_MM = 3.0
+WRITTEN_FAINTLY_WHY = "written too faintly to be sure (a light pencil?)"
+
+
+def _marks(patch: np.ndarray) -> tuple[digits.Marks, bool]:
+    """The patch's significant ink; where there is none, writing too faint for it, if a mark
+    at least FAINT_MARK_MM tall stands above the faint floor (and whether it is that)."""
+    marks = digits.significant_ink(patch)
+    if marks.boxes:
+        return marks, False
+    faint = digits.significant_ink(patch, digits.FAINT_FLOOR)
+    if (marks_mm(faint) or 0.0) >= FAINT_MARK_MM:
+        return faint, True
+    return marks, False
 
 
 def _ask(patch: np.ndarray, rows: list[np.ndarray], two_digits: bool) -> _Asked:
-    marks = digits.significant_ink(patch)
+    marks, faint = _marks(patch)
     row = digits.features(marks)
     if row is None:
         return _Asked(marks, None, None)
@@ -195,7 +214,7 @@ def _ask(patch: np.ndarray, rows: list[np.ndarray], two_digits: bool) -> _Asked:
     whole = len(rows) - 1
     spans = _clusters(marks)
     if not two_digits or len(spans) != 2:
-        return _Asked(marks, whole, None)
+        return _Asked(marks, whole, None, faint)
     ys = np.nonzero(marks.mask)[0]
     height = ys.max() - ys.min() + 1
     halves = [_only(marks, s) for s in spans]
@@ -204,9 +223,9 @@ def _ask(patch: np.ndarray, rows: list[np.ndarray], two_digits: bool) -> _Asked:
     )
     half_rows = [digits.features(m) for m in halves]
     if not tall or half_rows[0] is None or half_rows[1] is None:
-        return _Asked(marks, whole, None)
+        return _Asked(marks, whole, None, faint)
     rows.extend([half_rows[0], half_rows[1]])
-    return _Asked(marks, whole, (len(rows) - 2, len(rows) - 1))
+    return _Asked(marks, whole, (len(rows) - 2, len(rows) - 1), faint)
 
 
 # A number square holds a number, a star or nothing: an S belongs in the S space beside it. The
@@ -304,20 +323,21 @@ def candidates_of(
     """What each square patch and each S space patch holds, as probabilities of typed-in values
     ("?" for no legal reading), all marks recognised in one batch; read with no sheet around
     them, a square's S counts a tenth."""
-    asked_squares, p, allies_p = _asked(squares, allies, using)
-    return [_square_candidates(a, p) for a in asked_squares], allies_p
+    asked_squares, asked_allies, p = _asked(squares, allies, using)
+    return [_square_candidates(a, p) for a in asked_squares], [
+        _allies_candidates(a, p) for a in asked_allies
+    ]
 
 
 def _asked(
     squares: list[np.ndarray], allies: list[np.ndarray], using: digits.Model | None
-) -> tuple[list[_Asked], np.ndarray, list[dict[str, float]]]:
-    """Every mark recognised in one batch: the squares' marks and their rows' probabilities
-    (candidates still to weigh), and the S spaces' candidates."""
+) -> tuple[list[_Asked], list[_Asked], np.ndarray]:
+    """Every mark recognised in one batch: the squares' and the S spaces' marks, and their
+    rows' probabilities (candidates still to weigh)."""
     rows: list[np.ndarray] = []
     asked_squares = [_ask(patch, rows, two_digits=True) for patch in squares]
     asked_allies = [_ask(patch, rows, two_digits=False) for patch in allies]
-    p = digits.classify(rows, using)
-    return asked_squares, p, [_allies_candidates(a, p) for a in asked_allies]
+    return asked_squares, asked_allies, digits.classify(rows, using)
 
 
 def square_candidates(patch: np.ndarray, using: digits.Model | None = None) -> dict[str, float]:
@@ -500,9 +520,16 @@ def read_sheet(
     square_cells = geometry.select(Kind.SQUARE)
     allies_cells = geometry.select(Kind.ALLIES)
     patches = [crop(ink, e, SQUARE_INSET_MM) for e in square_cells]
-    asked, p, allies_p = _asked(
+    asked, asked_allies, p = _asked(
         patches, [crop(ink, e, ALLIES_INSET_MM) for e in allies_cells], model
     )
+
+    def written_faintly(readings: tuple[Reading, ...], asked: list[_Asked]) -> tuple[Reading, ...]:
+        # The networks never learnt ink this light, so what they read of it is a suggestion.
+        return tuple(
+            r.doubt(WRITTEN_FAINTLY_WHY) if a.faint else r
+            for r, a in zip(readings, asked, strict=True)
+        )
 
     def glare(readings: tuple[Reading, ...]) -> tuple[Reading, ...]:
         if rectified is None:
@@ -524,11 +551,11 @@ def read_sheet(
         return tuple(out)
 
     ticks = faint(glare(tuple(_ticks_either_paper(ink, geometry.select(Kind.TICK)))))
-    allies = faint(
-        glare(
-            tuple(allies_reading(e, c, model) for e, c in zip(allies_cells, allies_p, strict=True))
-        )
+    allies = tuple(
+        allies_reading(e, _allies_candidates(a, p), model)
+        for e, a in zip(allies_cells, asked_allies, strict=True)
     )
+    allies = faint(glare(written_faintly(allies, asked_allies)))
     # A team-mate may give a use of Allies (rulebook), so a team sheet's ticks explain nothing.
     s_weight = SQUARE_S_WEIGHT if team else square_s_weight(geometry.arenas, ticks, allies)
     squares = tuple(
@@ -541,4 +568,4 @@ def read_sheet(
         )
         for e, a in zip(square_cells, asked, strict=True)
     )
-    return SheetReading(faint(glare(squares)), ticks, allies)
+    return SheetReading(faint(glare(written_faintly(squares, asked))), ticks, allies)
