@@ -1,7 +1,7 @@
 """Photo reader benchmark: photos of sheets from games played by the rulebook, in writing the
 recogniser never saw.
 
-    .venv/bin/python bench/bench_reader.py [--set real|drawn|stress] [--count 24]
+    .venv/bin/python bench/bench_reader.py [--set real|drawn|stress|faint] [--count 24]
                                            [--size 4032x3024] [--layout-version 1]
                                            [--keep DIR] [--verbose]
 
@@ -11,7 +11,9 @@ calibration):
   (kept out of training and calibration, training/real_digits.py), stars and S by held-out
   writers;
 - `drawn`: the held-out procedural writers and fonts of training/handwriting.py;
-- `stress`: drawn, every photo hardship at its limit at once (also counts photos refused).
+- `stress`: drawn, every photo hardship at its limit at once (also counts photos refused);
+- `faint`: as `real`, every digit written with a thin pencil at a quarter of full darkness, so
+  that some stay under the ink floor (docs/reader.md, "Faint writing").
 
 The photos are read in a fresh process. Reported: squares auto-accepted and right, right but
 flagged unsure, misread and caught (unsure), misread and NOT flagged (the target is 0), for the
@@ -43,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
-FIRST_SEED = {"drawn": 1000, "stress": 3000, "real": 7000}
+FIRST_SEED = {"drawn": 1000, "stress": 3000, "real": 7000, "faint": 8000}
 
 
 def stress_shot(seed: int, size: tuple[int, int]) -> object:
@@ -80,7 +82,9 @@ def make_corpus(
 
     from training import real_digits
 
-    real = real_digits.part("measure") if which == "real" else None
+    real = real_digits.part("measure") if which in ("real", "faint") else None
+    # A thin pencil at a quarter of full darkness: some digits stay under the ink floor.
+    pen = real_digits.Pen(0.05, 0.25, True) if which == "faint" else None
     first = FIRST_SEED[which]
     for seed in range(first, first + count):
         path = out / f"sheet-{seed}.jpg"
@@ -96,6 +100,7 @@ def make_corpus(
             edit=edit,
             version=version,
             real=real,
+            pen=pen,
         )
         truth = photo_corpus.truth_names(photo.truth)
         path.with_suffix(".json").write_text(json.dumps(truth))
