@@ -1,7 +1,7 @@
 """Photo reader benchmark: photos of sheets from games played by the rulebook, in writing the
 recogniser never saw.
 
-    .venv/bin/python bench/bench_reader.py [--set real|drawn|stress|faint] [--count 24]
+    .venv/bin/python bench/bench_reader.py [--set real|drawn|stress|faint|big] [--count 24]
                                            [--size 4032x3024] [--layout-version 1]
                                            [--keep DIR] [--verbose]
 
@@ -13,7 +13,9 @@ calibration):
 - `drawn`: the held-out procedural writers and fonts of training/handwriting.py;
 - `stress`: drawn, every photo hardship at its limit at once (also counts photos refused);
 - `faint`: as `real`, every digit written with a thin pencil at a quarter of full darkness, so
-  that some stay under the ink floor (docs/reader.md, "Faint writing").
+  that some stay under the ink floor (docs/reader.md, "Faint writing");
+- `big`: as `real`, every digit written too big for its square, 0.97 to 1.22 times the square's
+  height, so that most run over its line (docs/reader.md, "Writing over the line").
 
 The photos are read in a fresh process. Reported: squares auto-accepted and right, right but
 flagged unsure, misread and caught (unsure), misread and NOT flagged (the target is 0), for the
@@ -45,7 +47,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
-FIRST_SEED = {"drawn": 1000, "stress": 3000, "real": 7000, "faint": 8000}
+FIRST_SEED = {"drawn": 1000, "stress": 3000, "real": 7000, "faint": 8000, "big": 8500}
+# The `big` set's digits, as a share of the space inside the square's line (8 % in from it).
+BIG = (1.15, 1.45)
 
 
 def stress_shot(seed: int, size: tuple[int, int]) -> object:
@@ -82,7 +86,7 @@ def make_corpus(
 
     from training import real_digits
 
-    real = real_digits.part("measure") if which in ("real", "faint") else None
+    real = real_digits.part("measure") if which in ("real", "faint", "big") else None
     # A thin pencil at a quarter of full darkness: some digits stay under the ink floor.
     pen = real_digits.Pen(0.05, 0.25, True) if which == "faint" else None
     first = FIRST_SEED[which]
@@ -101,6 +105,7 @@ def make_corpus(
             version=version,
             real=real,
             pen=pen,
+            height=BIG if which == "big" else real_digits.HEIGHT_SHARE,
         )
         truth = photo_corpus.truth_names(photo.truth)
         path.with_suffix(".json").write_text(json.dumps(truth))

@@ -194,10 +194,12 @@ def fill_sheet(
     held_out: bool = True,
     real: real_digits.RealDigits | None = None,
     pen: real_digits.Pen | None = None,
+    height: tuple[float, float] = real_digits.HEIGHT_SHARE,
 ) -> np.ndarray:
     """The blank sheet with each cell's truth written in by two writers. With `real`, every
     digit is one of those real handwritten digits (each square its own, drawn with the side's
-    pen, or with `pen` on both sides); stars, S and ticks stay the writers' own."""
+    pen, or with `pen` on both sides, `height` the range of its height as a share of the space
+    inside the square's line, past 1 over the line); stars, S and ticks stay the writers' own."""
     rng = np.random.default_rng([seed, 17])
     real_rng = np.random.default_rng([seed, 19])
     pens = {side: real_digits.random_pen(real_rng) for side in (Side.FIRST, Side.SECOND)}
@@ -239,7 +241,7 @@ def fill_sheet(
             )
             glyph = hw.ALLIES if value == "S" else value
             if real is not None and value.isdigit():
-                ink = _real_number(value, size, box, real, pens[side], real_rng)
+                ink = _real_number(value, size, box, real, pens[side], real_rng, height)
             else:
                 ink = hw.draw_glyph(glyph, size, w, rng, box)
         if side is Side.SECOND:
@@ -257,6 +259,7 @@ def _real_number(
     real: real_digits.RealDigits,
     pen: real_digits.Pen,
     rng: np.random.Generator,
+    height: tuple[float, float] = real_digits.HEIGHT_SHARE,
 ) -> np.ndarray:
     """A number written with real handwritten digits, two side by side for 10 and up."""
     x0, y0, x1, y1 = box
@@ -266,7 +269,8 @@ def _real_number(
         i = int(rng.choice(real.of(int(digit))))
         part = (x0 + k * step, y0, x0 + (k + 1) * step, y1)
         ink = np.maximum(
-            ink, real_digits.write_digit(real.images[i], real.skeleton(i), size, part, pen, rng)
+            ink,
+            real_digits.write_digit(real.images[i], real.skeleton(i), size, part, pen, rng, height),
         )
     return ink
 
@@ -465,15 +469,16 @@ def make_photo(
     version: int | None = None,
     real: real_digits.RealDigits | None = None,
     pen: real_digits.Pen | None = None,
+    height: tuple[float, float] = real_digits.HEIGHT_SHARE,
 ) -> CorpusPhoto:
     """A photo of a filled sheet; `version` photographs an earlier version of the layout, `pen`
-    writes every real digit (with `real`) with that pen."""
+    writes every real digit (with `real`) with that pen, `height` at that height (fill_sheet)."""
     rng = np.random.default_rng([seed, 99])
     mode = mode or str(rng.choice(["duel", "duel", "solo"]))
     paper = paper or (Paper.A4 if rng.random() < 0.6 else Paper.LETTER)
     blank = blank_sheet(paper, mode, version)
     truth = truth if truth is not None else random_game(rng, mode, finished, version)
-    sheet = fill_sheet(blank, truth, seed, held_out, real, pen)
+    sheet = fill_sheet(blank, truth, seed, held_out, real, pen, height)
     if edit is not None:
         edit(sheet, sheet_geometry(blank.tag.layout, blank.tag.paper, blank.tag.version))
     shot = shot or random_shot(rng, size)

@@ -178,6 +178,10 @@ def _crop(image: np.ndarray) -> np.ndarray:
     return image[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
 
 
+# How tall people write a digit, as a share of the box it is written in.
+HEIGHT_SHARE = (0.55, 0.9)
+
+
 def write_digit(
     image: np.ndarray,
     skeleton: np.ndarray | None,
@@ -185,7 +189,7 @@ def write_digit(
     box: tuple[float, float, float, float],
     pen: Pen,
     rng: np.random.Generator,
-    height_share: tuple[float, float] = (0.55, 0.9),
+    height_share: tuple[float, float] = HEIGHT_SHARE,
 ) -> np.ndarray:
     """An ink map of `size` (h, w) holding the 28 x 28 digit `image` written inside `box`
     (x0, y0, x1, y1 in pixels): scaled to a height the hand chooses, slanted, turned, bent a

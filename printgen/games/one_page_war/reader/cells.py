@@ -169,7 +169,7 @@ def _only(marks: digits.Marks, span: tuple[int, int]) -> digits.Marks:
     mask = np.zeros_like(marks.mask)
     mask[:, span[0] : span[1]] = marks.mask[:, span[0] : span[1]]
     boxes = tuple(b for b in marks.boxes if span[0] <= b[0] < span[1])
-    return digits.Marks(marks.ink, mask, boxes)
+    return digits.Marks(marks.ink, mask, boxes, marks.level)
 
 
 def _ranked(candidates: dict[str, float]) -> list[tuple[str, float]]:
@@ -203,6 +203,76 @@ def _marks(patch: np.ndarray) -> tuple[digits.Marks, bool]:
     if (marks_mm(faint) or 0.0) >= FAINT_MARK_MM:
         return faint, True
     return marks, False
+
+
+# Writing that runs over a square's line is cut off where the square's inside ends, and what is
+# left can surely be another digit: a 2 without its foot is a 7 (docs/reader.md, "Writing over
+# the line"). Between these distances (mm) outside a square's line a printed sheet holds only
+# paper (every other element stands at least 2 mm away; a test checks each layout): nearer, a
+# blurred or slightly misplaced line still shows.
+OVER_THE_LINE_MM = (0.7, 1.3)
+# Writing that ends nearer the line than this (mm) lost only a stroke's tip, as writing inside
+# the square may too (its patch starts SQUARE_INSET_MM in from the line), and is read as such:
+# on the bench's real digits at 2 MP, that spares 8 of the 26 squares whose writing crosses.
+OVER_THE_LINE_PAST_MM = 1.1
+# How far (mm) from where the mark reaches its patch's edge ink outside still counts as its own:
+# across the inset and the line, with room for a slanting stroke.
+OVER_THE_LINE_REACH_MM = 3.0
+OVER_THE_LINE_WHY = "written over the square's line: part of it lies outside what was read"
+
+
+def runs_over_the_line(ink: InkMap, e: Element, marks: digits.Marks) -> bool:
+    """Whether the mark read in square `e` (its significant ink, cropped SQUARE_INSET_MM in)
+    reaches its patch's edge where written ink stands outside the square's line."""
+    mask = marks.mask[::-1, ::-1] if e.upside_down else marks.mask
+    rim = np.zeros_like(mask)
+    rim[:2], rim[-2:], rim[:, :2], rim[:, -2:] = True, True, True, True
+    edge_y, edge_x = np.nonzero(mask & rim)
+    if edge_y.size == 0:
+        return False
+    k = PX_PER_MM
+    # Where the mark reaches its patch's edge, in sheet pixels.
+    edge = np.stack(
+        [edge_x + round((e.x + SQUARE_INSET_MM) * k), edge_y + round((e.y + SQUARE_INSET_MM) * k)],
+        axis=1,
+    ).astype(np.float32)
+    near, far = OVER_THE_LINE_MM
+    left, top = round((e.x - far) * k), round((e.y - far) * k)
+    right, bottom = round((e.x + e.w + far) * k), round((e.y + e.h + far) * k)
+    if left < 0 or top < 0 or bottom > ink.shape[0] or right > ink.shape[1]:
+        return False
+    depth = round((far - near) * k)  # the band's pixels across, from its outer edge in
+    # Its rows OVER_THE_LINE_PAST_MM or more past the line, from the outer edge in (pixel centres).
+    past = max(1, math.floor((far - OVER_THE_LINE_PAST_MM) * k + 0.5))
+    around = ink[top:bottom, left:right]
+    # The band as four strips (the corners in the top and bottom ones), each with the (x, y) of
+    # its corner, turned so that its rows run along the side, row 0 the farthest from the line.
+    strips = (
+        (left, top, around[:depth]),
+        (left, bottom - depth, around[-depth:][::-1]),
+        (left, top + depth, around[depth:-depth, :depth].T),
+        (right - depth, top + depth, around[depth:-depth, -depth:].T[::-1]),
+    )
+    for side, (x0, y0, band) in enumerate(strips):
+        written = (band > marks.level).astype(np.uint8)
+        if not written[:past].any():
+            continue
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(written, connectivity=8)
+        for i in range(1, count):
+            x, y, w, h, area = stats[i]
+            # Along most of a side is a printed line (misplaced or blurred), not writing; ink
+            # only nearer the line than OVER_THE_LINE_PAST_MM is a stroke's tip.
+            if area < 4 or w >= 0.8 * e.w * k or y >= past:
+                continue
+            # The part's box on the sheet, and how near the mark's edge pixels come to it.
+            if side in (1, 3):
+                y = depth - y - h
+            bx, by, bw, bh = (x + x0, y + y0, w, h) if side < 2 else (y + x0, x + y0, h, w)
+            dx = np.maximum(np.maximum(bx - edge[:, 0], edge[:, 0] - (bx + bw - 1)), 0)
+            dy = np.maximum(np.maximum(by - edge[:, 1], edge[:, 1] - (by + bh - 1)), 0)
+            if (dx * dx + dy * dy).min() <= (OVER_THE_LINE_REACH_MM * k) ** 2:
+                return True
+    return False
 
 
 def _ask(patch: np.ndarray, rows: list[np.ndarray], two_digits: bool) -> _Asked:
@@ -567,5 +637,9 @@ def read_sheet(
             blur(e) if blur else 0.0,
         )
         for e, a in zip(square_cells, asked, strict=True)
+    )
+    squares = tuple(
+        r.doubt(OVER_THE_LINE_WHY) if runs_over_the_line(ink, e, a.marks) else r
+        for r, e, a in zip(squares, square_cells, asked, strict=True)
     )
     return SheetReading(faint(glare(written_faintly(squares, asked))), ticks, allies)

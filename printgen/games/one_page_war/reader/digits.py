@@ -61,6 +61,7 @@ class Marks:
     ink: np.ndarray  # float32 ink map, 0 paper .. 1 black
     mask: np.ndarray  # bool, the significant ink
     boxes: tuple[tuple[int, int, int, int], ...]  # x, y, w, h of each part, left to right
+    level: float = INK_FLOOR  # the ink level the mask was cut at
 
 
 def significant_ink(ink: np.ndarray, floor: float = INK_FLOOR) -> Marks:
@@ -72,7 +73,7 @@ def significant_ink(ink: np.ndarray, floor: float = INK_FLOOR) -> Marks:
     mask = (ink > level).view(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if count == 1:  # paper only
-        return Marks(ink, np.zeros((h, w), bool), ())
+        return Marks(ink, np.zeros((h, w), bool), (), level)
     x, y, bw, bh, area = stats.T
     along_x = ((y <= 1) | (y + bh >= h - 1)) & (bh < 0.12 * h) & (bw > 0.3 * w)
     along_y = ((x <= 1) | (x + bw >= w - 1)) & (bw < 0.12 * w) & (bh > 0.3 * h)
@@ -82,7 +83,7 @@ def significant_ink(ink: np.ndarray, floor: float = INK_FLOOR) -> Marks:
     boxes = sorted(
         (tuple(int(v) for v in stats[i, :4]) for i in np.flatnonzero(keep)), key=lambda b: b[0]
     )
-    return Marks(ink, kept, tuple(boxes))  # type: ignore[arg-type]
+    return Marks(ink, kept, tuple(boxes), level)  # type: ignore[arg-type]
 
 
 def stroke_width(mask: np.ndarray) -> float:
