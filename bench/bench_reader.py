@@ -1,7 +1,8 @@
 """Photo reader benchmark: photos of sheets from games played by the rulebook, in writing the
 recogniser never saw.
 
-    .venv/bin/python bench/bench_reader.py [--set real|drawn|stress|faint|big] [--count 24]
+    .venv/bin/python bench/bench_reader.py [--set real|drawn|stress|faint|big|upright]
+                                           [--count 24]
                                            [--size 4032x3024] [--layout-version 1]
                                            [--keep DIR] [--verbose]
 
@@ -15,7 +16,9 @@ calibration):
 - `faint`: as `real`, every digit written with a thin pencil at a quarter of full darkness, so
   that some stay under the ink floor (docs/reader.md, "Faint writing");
 - `big`: as `real`, every digit written too big for its square, 0.97 to 1.22 times the square's
-  height, so that most run over its line (docs/reader.md, "Writing over the line").
+  height, so that most run over its line (docs/reader.md, "Writing over the line");
+- `upright`: as `real`, the far side written the near player's way up, as a solo player may
+  write the AI's numbers (docs/reader.md, "Which way up").
 
 The photos are read in a fresh process. Reported: squares auto-accepted and right, right but
 flagged unsure, misread and caught (unsure), misread and NOT flagged (the target is 0), for the
@@ -47,7 +50,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
-FIRST_SEED = {"drawn": 1000, "stress": 3000, "real": 7000, "faint": 8000, "big": 8500}
+FIRST_SEED = {
+    "drawn": 1000,
+    "stress": 3000,
+    "real": 7000,
+    "faint": 8000,
+    "big": 8500,
+    "upright": 8700,
+}
 # The `big` set's digits, as a share of the space inside the square's line (8 % in from it).
 BIG = (1.15, 1.45)
 
@@ -86,7 +96,7 @@ def make_corpus(
 
     from training import real_digits
 
-    real = real_digits.part("measure") if which in ("real", "faint", "big") else None
+    real = real_digits.part("measure") if which in ("real", "faint", "big", "upright") else None
     # A thin pencil at a quarter of full darkness: some digits stay under the ink floor.
     pen = real_digits.Pen(0.05, 0.25, True) if which == "faint" else None
     first = FIRST_SEED[which]
@@ -106,6 +116,7 @@ def make_corpus(
             real=real,
             pen=pen,
             height=BIG if which == "big" else real_digits.HEIGHT_SHARE,
+            far_upright=which == "upright",
         )
         truth = photo_corpus.truth_names(photo.truth)
         path.with_suffix(".json").write_text(json.dumps(truth))

@@ -195,8 +195,10 @@ def fill_sheet(
     real: real_digits.RealDigits | None = None,
     pen: real_digits.Pen | None = None,
     height: tuple[float, float] = real_digits.HEIGHT_SHARE,
+    far_upright: bool = False,
 ) -> np.ndarray:
-    """The blank sheet with each cell's truth written in by two writers. With `real`, every
+    """The blank sheet with each cell's truth written in by two writers (with `far_upright`, the
+    far side's marks written the near player's way up, as a solo player may). With `real`, every
     digit is one of those real handwritten digits (each square its own, drawn with the side's
     pen, or with `pen` on both sides, `height` the range of its height as a share of the space
     inside the square's line, past 1 over the line); stars, S and ticks stay the writers' own."""
@@ -244,7 +246,7 @@ def fill_sheet(
                 ink = _real_number(value, size, box, real, pens[side], real_rng, height)
             else:
                 ink = hw.draw_glyph(glyph, size, w, rng, box)
-        if side is Side.SECOND:
+        if side is Side.SECOND and not far_upright:
             ink = ink[::-1, ::-1]
         region = page[y0:y1, x0:x1]
         colour = colours[side]
@@ -470,6 +472,7 @@ def make_photo(
     real: real_digits.RealDigits | None = None,
     pen: real_digits.Pen | None = None,
     height: tuple[float, float] = real_digits.HEIGHT_SHARE,
+    far_upright: bool = False,
 ) -> CorpusPhoto:
     """A photo of a filled sheet; `version` photographs an earlier version of the layout, `pen`
     writes every real digit (with `real`) with that pen, `height` at that height (fill_sheet)."""
@@ -478,7 +481,7 @@ def make_photo(
     paper = paper or (Paper.A4 if rng.random() < 0.6 else Paper.LETTER)
     blank = blank_sheet(paper, mode, version)
     truth = truth if truth is not None else random_game(rng, mode, finished, version)
-    sheet = fill_sheet(blank, truth, seed, held_out, real, pen, height)
+    sheet = fill_sheet(blank, truth, seed, held_out, real, pen, height, far_upright)
     if edit is not None:
         edit(sheet, sheet_geometry(blank.tag.layout, blank.tag.paper, blank.tag.version))
     shot = shot or random_shot(rng, size)

@@ -131,7 +131,13 @@ def photo_sheet(report: ScoreReport, photo_name: str, annotated: Path | None) ->
     cells = tuple(_cell(entry, players) for entry in data.get("unsure") or ())
     image = b""
     if annotated is not None and annotated.is_file():
-        image, cells = _pictures(annotated, cells, str(data.get("layout")), str(data.get("paper")))
+        image, cells = _pictures(
+            annotated,
+            cells,
+            str(data.get("layout")),
+            str(data.get("paper")),
+            tuple(str(a) for a in data.get("advice") or ()),
+        )
     found = data.get("stakes")
     stakes: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     winners = list(stakes.get("winners") or ())
@@ -165,15 +171,23 @@ def _cell(entry: Mapping[str, Any], players: tuple[str, ...]) -> Cell:
 
 
 def _pictures(
-    annotated: Path, cells: tuple[Cell, ...], layout: str, paper: str
+    annotated: Path, cells: tuple[Cell, ...], layout: str, paper: str, advice: tuple[str, ...]
 ) -> tuple[bytes, tuple[Cell, ...]]:
-    """The annotated sheet as a JPEG, and each cell with its crop."""
+    """The annotated sheet as a JPEG, and each cell with its crop, turned as it was written (the
+    reader's `advice` says when a side was written the other way up)."""
     from dataclasses import replace
 
     from PIL import Image
 
     from printgen.games.one_page_war.geometry import Kind, Side, sheet_geometry
+    from printgen.games.one_page_war.reader.cells import TURNED_NOTE
     from printgen.render.units import Paper
+
+    turned = {
+        side
+        for side, name in ((Side.FIRST, "near"), (Side.SECOND, "far"))
+        if TURNED_NOTE.format(side=name) in advice
+    }
 
     with Image.open(annotated) as opened:
         picture = opened.convert("RGB")
@@ -196,7 +210,7 @@ def _pictures(
             min(picture.height, round((e.y + e.h + margin) * scale)),
         )
         crop = picture.crop(box)
-        if e.upside_down:
+        if e.upside_down != (e.side in turned):
             crop = crop.rotate(180)
         ratio = CROP_HEIGHT_PX / max(1, crop.height)
         crop = crop.resize(

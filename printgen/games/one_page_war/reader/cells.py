@@ -221,10 +221,11 @@ OVER_THE_LINE_REACH_MM = 3.0
 OVER_THE_LINE_WHY = "written over the square's line: part of it lies outside what was read"
 
 
-def runs_over_the_line(ink: InkMap, e: Element, marks: digits.Marks) -> bool:
-    """Whether the mark read in square `e` (its significant ink, cropped SQUARE_INSET_MM in)
-    reaches its patch's edge where written ink stands outside the square's line."""
-    mask = marks.mask[::-1, ::-1] if e.upside_down else marks.mask
+def runs_over_the_line(ink: InkMap, e: Element, marks: digits.Marks, turned: bool = False) -> bool:
+    """Whether the mark read in square `e` (its significant ink, cropped SQUARE_INSET_MM in, and
+    with `turned` read the other way up from its side's usual) reaches its patch's edge where
+    written ink stands outside the square's line."""
+    mask = marks.mask[::-1, ::-1] if e.upside_down != turned else marks.mask
     rim = np.zeros_like(mask)
     rim[:2], rim[-2:], rim[:, :2], rim[:, -2:] = True, True, True, True
     edge_y, edge_x = np.nonzero(mask & rim)
@@ -296,6 +297,133 @@ def _ask(patch: np.ndarray, rows: list[np.ndarray], two_digits: bool) -> _Asked:
         return _Asked(marks, whole, None, faint)
     rows.extend([half_rows[0], half_rows[1]])
     return _Asked(marks, whole, (len(rows) - 2, len(rows) - 1), faint)
+
+
+# Which way up each side was written. The far side is read turned (its player sits across the
+# sheet), but a solo player may write the AI's numbers their own way up, and one scorekeeper
+# both sides: read the wrong way up, an upright 7 is surely a 6. So a side's marks are read
+# turned too, and a side whose marks are likelier turned by TURNED_NATS (the natural log of the
+# likelihood ratio, summed over the side's marks, each mark's likelihood that of the likeliest
+# of TURNED_VALUES) was written the other way up; one likelier as usual by USUAL_NATS, as usual
+# (most players write as the sheet asks); in between, the way up is open (docs/reader.md,
+# "Which way up").
+TURNED_NATS = 10.0
+USUAL_NATS = 5.0
+# What a square holds on nearly every sheet: the die's numbers, one step of Armored support, the
+# solo AI's die + 1 and its star. A 9 is none of them, so a 6 is likelier than a 9 turned.
+TURNED_VALUES = ("1", "2", "3", "4", "5", "6", "7", "*")
+# Marks of a side read turned first; the rest only when these leave the way up open (they
+# settle 38 of the 40 sides of 20 finished bench sheets, and reading every mark twice would
+# double the networks' time).
+TURNED_SAMPLE = 8
+TURNED_NOTE = (
+    "the {side} side's squares were written the other way up (as one person writing both sides "
+    "might): read that way"
+)
+WAY_UP_WHY = "its side could be written either way up, and turned it reads {other}"
+
+
+def turned_odds(usual: np.ndarray, turned: np.ndarray) -> float:
+    """How much likelier (natural log) marks read turned show what squares hold than the same
+    marks read as usual (rows of probabilities, one per mark, in the same order)."""
+    likely = [digits.CLASSES.index(v) for v in TURNED_VALUES]
+
+    def fit(p: np.ndarray) -> float:
+        if len(p) == 0:
+            return 0.0
+        return float(np.log(np.maximum(p[:, likely].max(axis=1), 1e-6)).sum())
+
+    return fit(turned) - fit(usual)
+
+
+def read_turned_instead(usual: np.ndarray, turned: np.ndarray) -> str | None:
+    """What a mark reads turned, where that is a number (or star) other than what it reads as
+    usual (one row of probabilities each); else None."""
+    one, other = int(usual.argmax()), int(turned.argmax())
+    value = digits.CLASSES[other]
+    return value if other != one and value in TURNED_VALUES else None
+
+
+@dataclass(frozen=True)
+class WaysUp:
+    """For each square: whether it is read the other way up from its side's usual, and, where
+    which way up its side was written is open, what it reads turned when that differs."""
+
+    turned: tuple[bool, ...]
+    doubt: tuple[str | None, ...]
+    notes: tuple[str, ...]
+
+
+def _turned_marks(marks: digits.Marks) -> digits.Marks:
+    """The same marks turned the other way up (what significant_ink finds in the turned patch)."""
+    h, w = marks.mask.shape
+    boxes = sorted((w - x - bw, h - y - bh, bw, bh) for x, y, bw, bh in marks.boxes)
+    return digits.Marks(
+        np.ascontiguousarray(marks.ink[::-1, ::-1]),
+        np.ascontiguousarray(marks.mask[::-1, ::-1]),
+        tuple(boxes),
+        marks.level,
+    )
+
+
+def _turned_rows(
+    usual: list[_Asked], which: list[int], model: digits.Model
+) -> dict[int, np.ndarray]:
+    """The recogniser's probabilities for the marks of the squares `which` (each holding a
+    mark) turned the other way up, in one batch."""
+    rows = [digits.features(_turned_marks(usual[i].marks)) for i in which]
+    if not rows:
+        return {}
+    return dict(zip(which, digits.classify([r for r in rows if r is not None], model), strict=True))
+
+
+def ways_up(
+    squares: tuple[Element, ...], usual: list[_Asked], p: np.ndarray, model: digits.Model
+) -> WaysUp:
+    """Which way up each side of the sheet was written, from its squares' marks as read the
+    usual way (`usual`, rows of `p`)."""
+    sides = (Side.FIRST, Side.SECOND)
+    as_usual = {
+        side: {
+            i: p[a.whole]
+            for i, (e, a) in enumerate(zip(squares, usual, strict=True))
+            if e.side is side and a.whole is not None
+        }
+        for side in sides
+    }
+    sample = {side: list(as_usual[side])[:TURNED_SAMPLE] for side in sides}
+    read = _turned_rows(usual, sample[Side.FIRST] + sample[Side.SECOND], model)
+    turned = {side: {i: read[i] for i in sample[side]} for side in sides}
+    open_sides = [
+        side
+        for side in sides
+        if -USUAL_NATS < _odds(as_usual[side], turned[side]) < TURNED_NATS
+        and len(as_usual[side]) > TURNED_SAMPLE
+    ]
+    rest = [i for side in open_sides for i in list(as_usual[side])[TURNED_SAMPLE:]]
+    read |= _turned_rows(usual, rest, model)
+    for side in open_sides:
+        turned[side] = {i: read[i] for i in as_usual[side]}
+
+    flip = [False] * len(squares)
+    doubt: list[str | None] = [None] * len(squares)
+    notes = []
+    for side in sides:
+        found = _odds(as_usual[side], turned[side])
+        if found >= TURNED_NATS:
+            for i, e in enumerate(squares):
+                flip[i] = flip[i] or e.side is side
+            notes.append(TURNED_NOTE.format(side="far" if side is Side.SECOND else "near"))
+        elif found > -USUAL_NATS:
+            for i, row in turned[side].items():
+                doubt[i] = read_turned_instead(as_usual[side][i], row)
+    return WaysUp(tuple(flip), tuple(doubt), tuple(notes))
+
+
+def _odds(as_usual: dict[int, np.ndarray], turned: dict[int, np.ndarray]) -> float:
+    if not turned:
+        return 0.0
+    return turned_odds(np.stack([as_usual[i] for i in turned]), np.stack(list(turned.values())))
 
 
 # A number square holds a number, a star or nothing: an S belongs in the S space beside it. The
@@ -590,9 +718,15 @@ def read_sheet(
     square_cells = geometry.select(Kind.SQUARE)
     allies_cells = geometry.select(Kind.ALLIES)
     patches = [crop(ink, e, SQUARE_INSET_MM) for e in square_cells]
-    asked, asked_allies, p = _asked(
-        patches, [crop(ink, e, ALLIES_INSET_MM) for e in allies_cells], model
-    )
+    allies_patches = [crop(ink, e, ALLIES_INSET_MM) for e in allies_cells]
+    asked, asked_allies, p = _asked(patches, allies_patches, model)
+    way = ways_up(square_cells, asked, p, model)
+    if any(way.turned):
+        patches = [
+            np.ascontiguousarray(q[::-1, ::-1]) if t else q
+            for q, t in zip(patches, way.turned, strict=True)
+        ]
+        asked, asked_allies, p = _asked(patches, allies_patches, model)
 
     def written_faintly(readings: tuple[Reading, ...], asked: list[_Asked]) -> tuple[Reading, ...]:
         # The networks never learnt ink this light, so what they read of it is a suggestion.
@@ -639,7 +773,11 @@ def read_sheet(
         for e, a in zip(square_cells, asked, strict=True)
     )
     squares = tuple(
-        r.doubt(OVER_THE_LINE_WHY) if runs_over_the_line(ink, e, a.marks) else r
-        for r, e, a in zip(squares, square_cells, asked, strict=True)
+        r.doubt(OVER_THE_LINE_WHY) if runs_over_the_line(ink, e, a.marks, t) else r
+        for r, e, a, t in zip(squares, square_cells, asked, way.turned, strict=True)
     )
-    return SheetReading(faint(glare(written_faintly(squares, asked))), ticks, allies)
+    squares = tuple(
+        r.doubt(WAY_UP_WHY.format(other=other)) if other is not None else r
+        for r, other in zip(squares, way.doubt, strict=True)
+    )
+    return SheetReading(faint(glare(written_faintly(squares, asked))), ticks, allies, way.notes)
