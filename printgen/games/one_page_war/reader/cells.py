@@ -587,7 +587,8 @@ def square_reading(
         reading = replace(reading.doubt(f"only {percent(p1)} sure"), only_low_confidence=True)
     if height is not None and too_soft(blur_mm, height):
         reading = reading.doubt(f"{SOFT_WHY} (blur {blur_mm:.2f} mm)")
-    if reading.value == "_" and not reading.unsure and height is not None and height >= MARK_MM:
+    # Even when only unsure: the rules may settle a low confidence, and must not settle this.
+    if reading.value == "_" and height is not None and height >= MARK_MM:
         reading = reading.doubt(f"read as empty, but ink {height:.0f} mm high is in it")
     return reading
 
