@@ -68,6 +68,18 @@ def test_a_faint_speck_or_a_dark_enough_mark_is_not_faint_writing() -> None:
     assert not faint and marks.boxes
 
 
+def test_a_faint_digit_with_a_darker_speck_on_it_is_read_as_faint_writing() -> None:
+    """A speck of its ink over the floor (a pencil pressed harder for a moment, or grain
+    leaving crumbs of a thin stroke) is no mark a digit is read from: the whole faint digit is."""
+    patch = _faint_digit(0, 0.15)
+    ys, xs = np.nonzero(patch > 0.1)
+    y, x = int(ys.mean()), int(xs[np.argmin(np.abs(ys - ys.mean()))])
+    patch[y - 2 : y + 2, x - 2 : x + 2] = 0.5
+    assert digits.significant_ink(patch).boxes  # the speck alone
+    marks, faint = cells._marks(patch)
+    assert faint and (cells.marks_mm(marks) or 0.0) >= cells.FAINT_MARK_MM
+
+
 @pytest.mark.parametrize("seed", [8007, 8011])
 def test_a_sheet_written_with_a_light_pencil_has_no_silent_misread(
     seed: int, tmp_path: Path

@@ -194,10 +194,12 @@ WRITTEN_FAINTLY_WHY = "written too faintly to be sure (a light pencil?)"
 
 
 def _marks(patch: np.ndarray) -> tuple[digits.Marks, bool]:
-    """The patch's significant ink; where there is none, writing too faint for it, if a mark
-    at least FAINT_MARK_MM tall stands above the faint floor (and whether it is that)."""
+    """The patch's significant ink; where there is none or too little to be writing (under
+    FAINT_MARK_MM tall: a faint stroke's darkest specks, a pencil's grain breaking a thin stroke
+    into crumbs too small to keep), writing too faint for it, if a mark at least FAINT_MARK_MM
+    tall stands above the faint floor (and whether it is that)."""
     marks = digits.significant_ink(patch)
-    if marks.boxes:
+    if (marks_mm(marks) or 0.0) >= FAINT_MARK_MM:
         return marks, False
     faint = digits.significant_ink(patch, digits.FAINT_FLOOR)
     if (marks_mm(faint) or 0.0) >= FAINT_MARK_MM:
