@@ -1,7 +1,7 @@
 """Photo reader benchmark: photos of sheets from games played by the rulebook, in writing the
 recogniser never saw.
 
-    .venv/bin/python bench/bench_reader.py [--set real|drawn|stress|faint|big|upright]
+    .venv/bin/python bench/bench_reader.py [--set real|drawn|stress|faint|big|small|upright]
                                            [--count 24]
                                            [--size 4032x3024] [--layout-version 1]
                                            [--keep DIR] [--verbose]
@@ -17,6 +17,8 @@ calibration):
   that some stay under the ink floor (docs/reader.md, "Faint writing");
 - `big`: as `real`, every digit written too big for its square, 0.97 to 1.22 times the square's
   height, so that most run over its line (docs/reader.md, "Writing over the line");
+- `small`: as `real`, every digit written small, 0.28 to 0.45 times the space inside the
+  square's line, as a tidy hand writes in a roomy box (docs/reader.md, "Small writing");
 - `upright`: as `real`, the far side written the near player's way up, as a solo player may
   write the AI's numbers (docs/reader.md, "Which way up").
 
@@ -57,9 +59,12 @@ FIRST_SEED = {
     "faint": 8000,
     "big": 8500,
     "upright": 8700,
+    "small": 8900,
 }
 # The `big` set's digits, as a share of the space inside the square's line (8 % in from it).
 BIG = (1.15, 1.45)
+SMALL = (0.28, 0.45)
+HEIGHT = {"big": BIG, "small": SMALL}
 
 
 def stress_shot(seed: int, size: tuple[int, int]) -> object:
@@ -96,7 +101,11 @@ def make_corpus(
 
     from training import real_digits
 
-    real = real_digits.part("measure") if which in ("real", "faint", "big", "upright") else None
+    real = (
+        real_digits.part("measure")
+        if which in ("real", "faint", "big", "small", "upright")
+        else None
+    )
     # A thin pencil at a quarter of full darkness: some digits stay under the ink floor.
     pen = real_digits.Pen(0.05, 0.25, True) if which == "faint" else None
     first = FIRST_SEED[which]
@@ -115,7 +124,7 @@ def make_corpus(
             version=version,
             real=real,
             pen=pen,
-            height=BIG if which == "big" else real_digits.HEIGHT_SHARE,
+            height=HEIGHT.get(which, real_digits.HEIGHT_SHARE),
             far_upright=which == "upright",
         )
         truth = photo_corpus.truth_names(photo.truth)

@@ -215,6 +215,27 @@ def test_the_rules_settle_a_square_the_handwriting_leaves_open() -> None:
     assert alone.unsure
 
 
+@pytest.mark.parametrize(("glyph_mm", "inked"), [(None, False), (2.0, False), (5.0, True)])
+def test_what_the_networks_call_empty_in_a_square_with_ink_is_a_mark_nobody_can_read(
+    glyph_mm: float | None, inked: bool
+) -> None:
+    """A 5 that lost its top bar in the photo reads as 1 at 98.7 %, its runner-up "empty". Where
+    ink 3 mm high stands in the square (cells.MARK_MM) it is not empty: that share is a mark the
+    networks could not read, which pairs with anything, so ruling out an empty square makes the
+    1 no surer (small set, sheet 8908: the rules had settled it at 99.6 %)."""
+    from printgen.games.one_page_war.reader.joint import EMPTY, UNREAD, _square, _Tally
+    from printgen.games.one_page_war.sheet import ARMORED_SUPPORT, STOLEN_INTEL, Reach
+
+    boxes = {a.power: a.ticks for a in LAYOUT.arenas}
+    reach = Reach(boxes[ARMORED_SUPPORT], boxes[STOLEN_INTEL], solo=False)
+    e = next(e for e in GEOMETRY.select(Kind.SQUARE) if e.arena == "Politics")
+    r = replace(_unsure(e, {"1": 0.987, "_": 0.0074, "9": 0.0016, "5": 0.0009}), glyph_mm=glyph_mm)
+    square = _square(r, Mode.DUEL, reach, 3, False, 1.0, _Tally(reach.highest, 5))
+    assert (UNREAD in square.values) is inked
+    assert (EMPTY in square.values) is not inked
+    assert square.values[0] == "1"
+
+
 def test_a_sure_square_the_rules_contradict_is_unsure_and_says_why() -> None:
     where = ("Air", Side.SECOND, 0)  # a 3, read as 2 with the recogniser sure of it
     reading = _confident(sheet_reading(MIRRORED), where, {"2": 0.9999, "3": 0.0001})

@@ -159,7 +159,7 @@ class Pen:
     """How a real digit is put on paper: the stroke (None keeps the writer's own, as scanned),
     its darkness and whether it is pencil."""
 
-    stroke: float | None  # stroke width as a share of the digit's height
+    stroke: float | None  # stroke width as a share of the height of a digit of the usual size
     darkness: float
     pencil: bool
 
@@ -199,7 +199,8 @@ def write_digit(
     x0, y0, x1, y1 = box
     glyph = _crop(image)
     gh, gw = glyph.shape
-    target = min(y1 - y0, (x1 - x0) * 1.4) * rng.uniform(*height_share)
+    room = min(y1 - y0, (x1 - x0) * 1.4)
+    target = room * rng.uniform(*height_share)
     # Draw at twice the final resolution, so that a re-drawn stroke is smooth.
     up = 2
     k = target * up / gh
@@ -217,7 +218,9 @@ def write_digit(
     if pen.stroke is not None and skeleton is not None:
         s = np.array([[1 / SKELETON_SCALE, 0, 0], [0, 1 / SKELETON_SCALE, 0], [0, 0, 1]])
         path = cv2.warpAffine(skeleton, (np.vstack([m, [0, 0, 1]]) @ s)[:2], out) > 0.02
-        width = max(1.0, pen.stroke * target * up)
+        # A pen draws as wide a line whatever the size of the writing: `stroke` is its share of
+        # a digit of the usual height, and small writing keeps that width.
+        width = max(1.0, pen.stroke * max(target, room * HEIGHT_SHARE[0]) * up)
         dist = cv2.distanceTransform((~path).astype(np.uint8), cv2.DIST_L2, 3)
         # A soft edge of one pixel, as a pen on paper and a camera give.
         big = np.clip(width / 2 + 0.5 - dist, 0, 1).astype(np.float32)

@@ -686,39 +686,60 @@ def outcomes(
     return out
 
 
-def calibration_views(model: Any, per_digit: int, seed: int) -> tuple[np.ndarray, list[str]]:
+@dataclass(frozen=True)
+class CalibrationViews:
+    """Simulated squares of calibration digits as the reader sees them: the networks' input,
+    the truth, and what the reader itself doubts whatever the networks say (cells._marks: a
+    mark read from the faint look; cells.square_reading: "empty" with MARK_MM of ink in it)."""
+
+    rows: np.ndarray
+    truths: list[str]
+    faint: list[bool]
+    heights: list[float]
+
+    def doubted(self, i: int, value: str) -> bool:
+        from printgen.games.one_page_war.reader.cells import MARK_MM
+
+        empty = value in ("_", digits.EMPTY)
+        return self.faint[i] or (empty and self.heights[i] >= MARK_MM)
+
+
+def calibration_views(model: Any, per_digit: int, seed: int) -> CalibrationViews:
     """Each calibration digit written into simulated squares, as the recogniser's probabilities:
     sheets from played games seldom hold a 0, an 8 or a 9, so photos alone would leave those
     digits' thresholds unmeasured."""
+    from printgen.games.one_page_war.reader import cells
+
     real = real_digits.part("calibration")
     src = Sources(real, (), (), None)
     rng = np.random.default_rng([seed, 23])
-    rows, truths = [], []
+    rows, truths, faint, heights = [], [], [], []
     for digit in range(10):
         for _ in range(per_digit):
             box, write = views.random_box("square", rng), _real(src, digit, rng)
-            row = digits.features(
-                digits.significant_ink(views.view(box, write, views.random_camera(rng), rng))
-            )
+            marks, faintly = cells._marks(views.view(box, write, views.random_camera(rng), rng))
+            row = digits.features(marks)
             if row is not None:
                 rows.append(row)
                 truths.append(str(digit))
-    return np.stack(rows), truths
+                faint.append(faintly)
+                heights.append(cells.marks_mm(marks) or 0.0)
+    return CalibrationViews(np.stack(rows), truths, faint, heights)
 
 
-def view_outcomes(model: Any, rows: np.ndarray, truths: list[str]) -> list[Outcome]:
+def view_outcomes(model: Any, v: CalibrationViews) -> list[Outcome]:
     """The simulated squares read on their own, without the rules."""
-    p = on_a_square(model.probabilities(rows))
+    p = on_a_square(model.probabilities(v.rows))
     out = []
-    for truth, q in zip(truths, p, strict=True):
+    for i, (truth, q) in enumerate(zip(v.truths, p, strict=True)):
         value = digits.CLASSES[int(q.argmax())]
         # "other" is always unsure, as in the reader.
-        flagged = value == digits.OTHER
+        flagged = value == digits.OTHER or v.doubted(i, value)
         out.append(Outcome("view", truth, value, float(q.max()), value == truth, flagged))
     return out
 
 
-def joint_view_outcomes(model: Any, rows: np.ndarray, truths: list[str]) -> list[Outcome]:
+def joint_view_outcomes(model: Any, v: CalibrationViews) -> list[Outcome]:
     """The simulated squares as the rules decide a square they say nothing of (a sheet whose
     ticks leave every pairing open): the recogniser's probabilities at the joint temperature,
     without the classes no square of the standard layout can hold (9 and S: the rules rule them
@@ -738,21 +759,28 @@ def joint_view_outcomes(model: Any, rows: np.ndarray, truths: list[str]) -> list
         if c == "S" or (c.isdigit() and int(c) > reach.highest)
     ]
     other = digits.CLASSES.index(digits.OTHER)
-    p = on_a_square(model.probabilities(rows))
+    p = on_a_square(model.probabilities(v.rows))
     out = []
-    for truth, q in zip(truths, p, strict=True):
+    for i, (truth, q) in enumerate(zip(v.truths, p, strict=True)):
         if digits.CLASSES.index(truth) in never:
             continue
         alone = int(q.argmax())
-        sure_alone = alone != other and q[alone] >= model.threshold_for(digits.CLASSES[alone])
+        sure_alone = (
+            alone != other
+            and q[alone] >= model.threshold_for(digits.CLASSES[alone])
+            and not v.doubted(i, digits.CLASSES[alone])
+        )
         tempered = q ** (1.0 / model.joint_temperature)
         tempered[never] = 0.0
         tempered /= tempered.sum()
         best = int(tempered.argmax())
         value = UNREAD if best == other else digits.CLASSES[best]
         kept = sure_alone and best == alone
-        flagged = best == other or (
-            (sure_alone and best != alone) or (not sure_alone and q[best] < RESCUE_SUPPORT)
+        flagged = (
+            best == other
+            or v.doubted(i, value)
+            or (sure_alone and best != alone)
+            or (not sure_alone and q[best] < RESCUE_SUPPORT)
         )
         out.append(
             Outcome("view", truth, value, float(tempered[best]), value == truth, flagged, kept)
@@ -828,11 +856,11 @@ def calibrate(
     threshold. Kept: the pair of temperatures that accepts the most written squares given the
     rules."""
     remembering = Remembering(model)
-    rows, truths = calibration_views(model, views_per_digit, 1)
+    simulated = calibration_views(model, views_per_digit, 1)
     best: Calibration | None = None
     for temperature in TEMPERATURES:
         remembering.trying(temperature)
-        alone = outcomes(remembering, photos) + view_outcomes(remembering, rows, truths)
+        alone = outcomes(remembering, photos) + view_outcomes(remembering, simulated)
         thresholds = thresholds_for(alone, floor)
         trial = model.with_calibration(temperature, floor, thresholds)
         accepted_alone, squares, wrong_alone = _accepted(alone, trial.threshold_for)
@@ -842,7 +870,7 @@ def calibrate(
         for joint_temperature in JOINT_TEMPERATURES:
             remembering.trying(temperature, thresholds, joint_temperature)
             given = outcomes(remembering, photos, sheets, joint=True) + joint_view_outcomes(
-                remembering, rows, truths
+                remembering, simulated
             )
             joint_thresholds = thresholds_for(given, floor)
             decided = trial.with_joint(joint_temperature, joint_thresholds)

@@ -42,7 +42,7 @@ from functools import cache, lru_cache
 
 from printgen.games.one_page_war.geometry import Side
 from printgen.games.one_page_war.layout import Layout
-from printgen.games.one_page_war.reader.cells import Reading
+from printgen.games.one_page_war.reader.cells import MARK_MM, Reading
 from printgen.games.one_page_war.sheet import (
     ARMORED_SUPPORT,
     STOLEN_INTEL,
@@ -337,6 +337,10 @@ def _square(
 ) -> _Square:
     side = 0 if r.element.side is Side.FIRST else 1
     ai_side = mode is Mode.SOLO and side == 1
+    # A square with this much ink in it is not empty, whatever the networks say: what they gave
+    # "empty" there is a mark they could not read (a digit that lost a stroke in the photo),
+    # which pairs with anything. Ruling "empty" out must not make their first reading surer.
+    inked = r.glyph_mm is not None and r.glyph_mm >= MARK_MM
     mass: dict[str, float] = {}
     for value, p in _candidates(r):
         if p <= 0:
@@ -344,6 +348,8 @@ def _square(
         key = value if _legal(value, mode, ai_side, reach, ticked) else None
         if value == UNREAD or not (value in (EMPTY, STAR) or value.isdigit()):
             key = UNREAD  # no digit, star or empty: a number nobody can read
+        elif value == EMPTY and inked:
+            key = UNREAD
         if key is not None:
             mass[key] = mass.get(key, 0.0) + p ** (1.0 / temperature)
     if not mass:
