@@ -1,7 +1,7 @@
 """Photo reader benchmark: photos of sheets from games played by the rulebook, in writing the
 recogniser never saw.
 
-    .venv/bin/python bench/bench_reader.py [--set real|drawn|stress|faint|big|small|upright]
+    .venv/bin/python bench/bench_reader.py [--set real|drawn|stress|faint|big|small|upright|rubbed]
                                            [--count 24]
                                            [--size 4032x3024] [--layout-version 1]
                                            [--keep DIR] [--verbose]
@@ -20,7 +20,9 @@ calibration):
 - `small`: as `real`, every digit written small, 0.28 to 0.45 times the space inside the
   square's line, as a tidy hand writes in a roomy box (docs/reader.md, "Small writing");
 - `upright`: as `real`, the far side written the near player's way up, as a solo player may
-  write the AI's numbers (docs/reader.md, "Which way up").
+  write the AI's numbers (docs/reader.md, "Which way up");
+- `rubbed`: as `real`, every number written over another digit rubbed out first, as Armored
+  support and Air raid ask (docs/reader.md, "Rubbed out").
 
 The photos are read in a fresh process. Reported: squares auto-accepted and right, right but
 flagged unsure, misread and caught (unsure), misread and NOT flagged (the target is 0), for the
@@ -60,6 +62,7 @@ FIRST_SEED = {
     "big": 8500,
     "upright": 8700,
     "small": 8900,
+    "rubbed": 9100,
 }
 # The `big` set's digits, as a share of the space inside the square's line (8 % in from it).
 BIG = (1.15, 1.45)
@@ -103,7 +106,7 @@ def make_corpus(
 
     real = (
         real_digits.part("measure")
-        if which in ("real", "faint", "big", "small", "upright")
+        if which in ("real", "faint", "big", "small", "upright", "rubbed")
         else None
     )
     # A thin pencil at a quarter of full darkness: some digits stay under the ink floor.
@@ -126,6 +129,7 @@ def make_corpus(
             pen=pen,
             height=HEIGHT.get(which, real_digits.HEIGHT_SHARE),
             far_upright=which == "upright",
+            rubbed_out=1.0 if which == "rubbed" else 0.0,
         )
         truth = photo_corpus.truth_names(photo.truth)
         path.with_suffix(".json").write_text(json.dumps(truth))

@@ -196,14 +196,18 @@ def fill_sheet(
     pen: real_digits.Pen | None = None,
     height: tuple[float, float] = real_digits.HEIGHT_SHARE,
     far_upright: bool = False,
+    rubbed_out: float = 0.0,
 ) -> np.ndarray:
     """The blank sheet with each cell's truth written in by two writers (with `far_upright`, the
     far side's marks written the near player's way up, as a solo player may). With `real`, every
     digit is one of those real handwritten digits (each square its own, drawn with the side's
     pen, or with `pen` on both sides, `height` the range of its height as a share of the space
-    inside the square's line, past 1 over the line); stars, S and ticks stay the writers' own."""
+    inside the square's line, past 1 over the line); stars, S and ticks stay the writers' own.
+    `rubbed_out`: the share of real numbers written over another digit rubbed out first, as
+    Armored support and Air raid ask (what an eraser leaves: 10 to 35 % of the ink, smudged)."""
     rng = np.random.default_rng([seed, 17])
     real_rng = np.random.default_rng([seed, 19])
+    rub_rng = np.random.default_rng([seed, 23])
     pens = {side: real_digits.random_pen(real_rng) for side in (Side.FIRST, Side.SECOND)}
     if pen is not None:
         pens = {side: pen for side in pens}
@@ -244,6 +248,8 @@ def fill_sheet(
             glyph = hw.ALLIES if value == "S" else value
             if real is not None and value.isdigit():
                 ink = _real_number(value, size, box, real, pens[side], real_rng, height)
+                if rub_rng.random() < rubbed_out:
+                    ink = np.maximum(ink, _rubbed_out(value, size, box, real, pens[side], rub_rng))
             else:
                 ink = hw.draw_glyph(glyph, size, w, rng, box)
         if side is Side.SECOND and not far_upright:
@@ -275,6 +281,21 @@ def _real_number(
             real_digits.write_digit(real.images[i], real.skeleton(i), size, part, pen, rng, height),
         )
     return ink
+
+
+def _rubbed_out(
+    value: str,
+    size: tuple[int, int],
+    box: tuple[float, float, float, float],
+    real: real_digits.RealDigits,
+    pen: real_digits.Pen,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """What an eraser leaves of another digit written in the box before `value`."""
+    earlier = str(rng.choice([d for d in "1234567" if d != value]))
+    ink = _real_number(earlier, size, box, real, pen, rng)
+    smudge = float(rng.uniform(0.5, 1.5))
+    return cv2.GaussianBlur(ink, (0, 0), smudge) * float(rng.uniform(0.1, 0.35))
 
 
 @dataclass(frozen=True)
@@ -473,6 +494,7 @@ def make_photo(
     pen: real_digits.Pen | None = None,
     height: tuple[float, float] = real_digits.HEIGHT_SHARE,
     far_upright: bool = False,
+    rubbed_out: float = 0.0,
 ) -> CorpusPhoto:
     """A photo of a filled sheet; `version` photographs an earlier version of the layout, `pen`
     writes every real digit (with `real`) with that pen, `height` at that height (fill_sheet)."""
@@ -481,7 +503,7 @@ def make_photo(
     paper = paper or (Paper.A4 if rng.random() < 0.6 else Paper.LETTER)
     blank = blank_sheet(paper, mode, version)
     truth = truth if truth is not None else random_game(rng, mode, finished, version)
-    sheet = fill_sheet(blank, truth, seed, held_out, real, pen, height, far_upright)
+    sheet = fill_sheet(blank, truth, seed, held_out, real, pen, height, far_upright, rubbed_out)
     if edit is not None:
         edit(sheet, sheet_geometry(blank.tag.layout, blank.tag.paper, blank.tag.version))
     shot = shot or random_shot(rng, size)
