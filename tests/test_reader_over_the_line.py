@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -129,3 +130,70 @@ def test_a_sheet_written_too_big_has_no_silent_misread(seed: int, tmp_path: Path
         assert r.value == expected or r.unsure, (photo_corpus.key(r.element), expected, r.value)
         over += cells.OVER_THE_LINE_WHY in r.why
     assert over >= 5
+
+
+# --- writing against the line, inside the square ------------------------------------------
+
+
+@pytest.mark.parametrize("x_mm", [20.6, 21.0, 21.5, 21.8])
+def test_a_stroke_hugging_the_squares_side_is_seen_by_the_line(x_mm: float) -> None:
+    """A 1 written 0.6 to 1.8 mm from the square's left line: the patch read starts 1.1 mm in,
+    and a thin part along its edge is left out as a printed line's remnant, so the mark itself
+    holds nothing of it."""
+    ink = _sheet_with_a_square()
+    _stroke(ink, x_mm, 23.5, 32.5)
+    patch = cells.crop(ink, SQUARE, cells.SQUARE_INSET_MM)
+    marks = digits.significant_ink(patch)
+    assert marks.boxes == ()
+    assert cells.written_by_the_line(ink, SQUARE, marks.level)
+
+
+def test_the_printed_line_and_writing_inside_are_not_by_the_line() -> None:
+    ink = _sheet_with_a_square()
+    assert not cells.written_by_the_line(ink, SQUARE, digits.INK_FLOOR)
+    _stroke(ink, 27.0, 23.5, 32.5)  # a 1 in the middle: read from the patch
+    assert not cells.written_by_the_line(ink, SQUARE, digits.INK_FLOOR)
+    # A fit 0.8 mm off puts the printed line itself into the band, along the whole side.
+    assert not cells.written_by_the_line(_sheet_with_a_square(0.8), SQUARE, digits.INK_FLOOR)
+
+
+def test_a_blurred_printed_line_is_not_by_the_line() -> None:
+    """The band starts further in where the photo is soft: a line blurred by 0.4 mm spreads ink
+    over the ink floor 0.6 mm in from its centre."""
+    blur_mm = 0.4
+    ink = cv2.GaussianBlur(_sheet_with_a_square(), (0, 0), blur_mm * PX_PER_MM)
+    # Light lifted over part of it (a shadow's edge, glare): the line's halo breaks into pieces
+    # shorter than the side, as writing along it would be.
+    ink[int(25 * PX_PER_MM) : int(27 * PX_PER_MM)] *= 0.2
+    assert cells.written_by_the_line(ink, SQUARE, 0.12)  # read as if the photo were sharp
+    assert not cells.written_by_the_line(ink, SQUARE, 0.12, blur_mm)
+    _stroke(ink, 21.6, 23.5, 32.5)
+    assert cells.written_by_the_line(ink, SQUARE, 0.12, blur_mm)
+
+
+def test_an_empty_square_with_a_1_against_its_side_is_unsure(tmp_path: Path) -> None:
+    """On a photo: an empty square of an unfinished game with a 1 written 0.7 mm from its side
+    was read as empty, surely."""
+    game = np.random.default_rng(5)
+    truth = photo_corpus.random_game(game, "duel", False, None)
+    where = next(k for k, v in truth.items() if k[0] == "square" and v == "_")
+
+    def edit(sheet: np.ndarray, geometry: object) -> None:
+        e = next(
+            e
+            for e in geometry.select(Kind.SQUARE)
+            if photo_corpus.key(e) == where  # type: ignore[attr-defined]
+        )
+        k = photo_corpus.SHEET_PX_PER_MM
+        x = e.x + 0.7 if e.side is Side.FIRST else e.x + e.w - 0.7
+        sheet[
+            int((e.y + 3) * k) : int((e.y + 11) * k), int((x - 0.25) * k) : int((x + 0.25) * k)
+        ] = 30
+
+    photo = photo_corpus.make_photo(
+        tmp_path / "sheet.jpg", 5, (1600, 1200), mode="duel", truth=truth, edit=edit
+    )
+    square = next(
+        r for r in read(photo.path).reading.squares if photo_corpus.key(r.element) == where
+    )
+    assert square.unsure, square

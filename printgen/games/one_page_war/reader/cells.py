@@ -278,6 +278,43 @@ def runs_over_the_line(ink: InkMap, e: Element, marks: digits.Marks, turned: boo
     return False
 
 
+# Between the square's printed line and the patch read (SQUARE_INSET_MM in from it) lies a band
+# the reader does not look at, and digits.significant_ink drops a thin part along the patch's
+# edge (what a printed line a fit put off its place leaves): a stroke written there, along the
+# line (a 1 hugging the square's side), is not seen, and the square reads as empty, surely.
+# Ink this far (mm) in from the line, plus BY_THE_LINE_BLURS times the blur there, is no part of
+# a printed line of either version; ink lying along the line this long (mm) there is writing.
+BY_THE_LINE_MM = 0.35
+BY_THE_LINE_BLURS = 1.5
+BY_THE_LINE_LONG_MM = 2.0
+# The band reaches this far (mm) into the patch, over the part significant_ink may drop.
+BY_THE_LINE_INSIDE_MM = 0.5
+BY_THE_LINE_WHY = "read as empty, but ink lies along the square's line, outside what was read"
+
+
+def written_by_the_line(ink: InkMap, e: Element, level: float, blur_mm: float = 0.0) -> bool:
+    """Whether ink over `level` lies along square `e`'s line, in the band from
+    BY_THE_LINE_MM + BY_THE_LINE_BLURS * `blur_mm` in from it to BY_THE_LINE_INSIDE_MM into the
+    patch read, for BY_THE_LINE_LONG_MM or more (but not along nine tenths of a side: a printed
+    line a fit put off its place)."""
+    k = PX_PER_MM
+    start = max(BY_THE_LINE_MM + BY_THE_LINE_BLURS * blur_mm, 0.6)
+    if start >= SQUARE_INSET_MM + BY_THE_LINE_INSIDE_MM:
+        return False
+    band = crop(ink, e, start)
+    depth = round((SQUARE_INSET_MM + BY_THE_LINE_INSIDE_MM - start) * k)
+    if min(band.shape) <= 2 * depth:
+        return False
+    written = (band > level).astype(np.uint8)
+    written[depth:-depth, depth:-depth] = 0
+    count, _, stats, _ = cv2.connectedComponentsWithStats(written, connectivity=8)
+    for i in range(1, count):
+        _, _, w, h, _ = stats[i]
+        if BY_THE_LINE_LONG_MM * k <= max(w, h) < 0.9 * min(band.shape):
+            return True
+    return False
+
+
 def _ask(patch: np.ndarray, rows: list[np.ndarray], two_digits: bool) -> _Asked:
     marks, faint = _marks(patch)
     row = digits.features(marks)
@@ -778,6 +815,14 @@ def read_sheet(
     squares = tuple(
         r.doubt(OVER_THE_LINE_WHY) if runs_over_the_line(ink, e, a.marks, t) else r
         for r, e, a, t in zip(squares, square_cells, asked, way.turned, strict=True)
+    )
+    squares = tuple(
+        r.doubt(BY_THE_LINE_WHY)
+        if r.value == "_"
+        and not r.unsure
+        and written_by_the_line(ink, e, a.marks.level, blur(e) if blur else 0.0)
+        else r
+        for r, e, a in zip(squares, square_cells, asked, strict=True)
     )
     squares = tuple(
         r.doubt(WAY_UP_WHY.format(other=other)) if other is not None else r
