@@ -1,7 +1,8 @@
 """Photo reader benchmark: photos of sheets from games played by the rulebook, in writing the
 recogniser never saw.
 
-    .venv/bin/python bench/bench_reader.py [--set real|drawn|stress|faint|big|small|upright|rubbed]
+    .venv/bin/python bench/bench_reader.py [--set SET] (real, drawn, stress, faint, big, small,
+                                                         upright, rubbed, skips)
                                            [--count 24]
                                            [--size 4032x3024] [--layout-version 1]
                                            [--keep DIR] [--verbose]
@@ -22,7 +23,9 @@ calibration):
 - `upright`: as `real`, the far side written the near player's way up, as a solo player may
   write the AI's numbers (docs/reader.md, "Which way up");
 - `rubbed`: as `real`, every number written over another digit rubbed out first, as Armored
-  support and Air raid ask (docs/reader.md, "Rubbed out").
+  support and Air raid ask (docs/reader.md, "Rubbed out");
+- `skips`: as `real`, every digit written with a pen that skips, one to three gaps of about
+  1.2 mm in its strokes (docs/reader.md, "A pen that skips").
 
 The photos are read in a fresh process. Reported: squares auto-accepted and right, right but
 flagged unsure, misread and caught (unsure), misread and NOT flagged (the target is 0), for the
@@ -63,6 +66,7 @@ FIRST_SEED = {
     "upright": 8700,
     "small": 8900,
     "rubbed": 9100,
+    "skips": 9300,
 }
 # The `big` set's digits, as a share of the space inside the square's line (8 % in from it).
 BIG = (1.15, 1.45)
@@ -106,7 +110,7 @@ def make_corpus(
 
     real = (
         real_digits.part("measure")
-        if which in ("real", "faint", "big", "small", "upright", "rubbed")
+        if which in ("real", "faint", "big", "small", "upright", "rubbed", "skips")
         else None
     )
     # A thin pencil at a quarter of full darkness: some digits stay under the ink floor.
@@ -130,6 +134,7 @@ def make_corpus(
             height=HEIGHT.get(which, real_digits.HEIGHT_SHARE),
             far_upright=which == "upright",
             rubbed_out=1.0 if which == "rubbed" else 0.0,
+            skips=1.0 if which == "skips" else 0.0,
         )
         truth = photo_corpus.truth_names(photo.truth)
         path.with_suffix(".json").write_text(json.dumps(truth))

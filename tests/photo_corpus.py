@@ -197,6 +197,7 @@ def fill_sheet(
     height: tuple[float, float] = real_digits.HEIGHT_SHARE,
     far_upright: bool = False,
     rubbed_out: float = 0.0,
+    skips: float = 0.0,
 ) -> np.ndarray:
     """The blank sheet with each cell's truth written in by two writers (with `far_upright`, the
     far side's marks written the near player's way up, as a solo player may). With `real`, every
@@ -204,10 +205,12 @@ def fill_sheet(
     pen, or with `pen` on both sides, `height` the range of its height as a share of the space
     inside the square's line, past 1 over the line); stars, S and ticks stay the writers' own.
     `rubbed_out`: the share of real numbers written over another digit rubbed out first, as
-    Armored support and Air raid ask (what an eraser leaves: 10 to 35 % of the ink, smudged)."""
+    Armored support and Air raid ask (what an eraser leaves: 10 to 35 % of the ink, smudged).
+    `skips`: the share of real numbers written with a pen that skips (1 to 3 gaps a digit)."""
     rng = np.random.default_rng([seed, 17])
     real_rng = np.random.default_rng([seed, 19])
     rub_rng = np.random.default_rng([seed, 23])
+    skip_rng = np.random.default_rng([seed, 29])
     pens = {side: real_digits.random_pen(real_rng) for side in (Side.FIRST, Side.SECOND)}
     if pen is not None:
         pens = {side: pen for side in pens}
@@ -247,7 +250,8 @@ def fill_sheet(
             )
             glyph = hw.ALLIES if value == "S" else value
             if real is not None and value.isdigit():
-                ink = _real_number(value, size, box, real, pens[side], real_rng, height)
+                skipping = bool(skip_rng.random() < skips)
+                ink = _real_number(value, size, box, real, pens[side], real_rng, height, skipping)
                 if rub_rng.random() < rubbed_out:
                     ink = np.maximum(ink, _rubbed_out(value, size, box, real, pens[side], rub_rng))
             else:
@@ -268,18 +272,20 @@ def _real_number(
     pen: real_digits.Pen,
     rng: np.random.Generator,
     height: tuple[float, float] = real_digits.HEIGHT_SHARE,
+    skipping: bool = False,
 ) -> np.ndarray:
-    """A number written with real handwritten digits, two side by side for 10 and up."""
+    """A number written with real handwritten digits, two side by side for 10 and up; with
+    `skipping`, by a pen that skips."""
     x0, y0, x1, y1 = box
     step = (x1 - x0) / len(value)
     ink = np.zeros(size, np.float32)
     for k, digit in enumerate(value):
         i = int(rng.choice(real.of(int(digit))))
         part = (x0 + k * step, y0, x0 + (k + 1) * step, y1)
-        ink = np.maximum(
-            ink,
-            real_digits.write_digit(real.images[i], real.skeleton(i), size, part, pen, rng, height),
+        written = real_digits.write_digit(
+            real.images[i], real.skeleton(i), size, part, pen, rng, height
         )
+        ink = np.maximum(ink, _skipped(written, part, rng) if skipping else written)
     return ink
 
 
@@ -296,6 +302,22 @@ def _rubbed_out(
     ink = _real_number(earlier, size, box, real, pen, rng)
     smudge = float(rng.uniform(0.5, 1.5))
     return cv2.GaussianBlur(ink, (0, 0), smudge) * float(rng.uniform(0.1, 0.35))
+
+
+def _skipped(
+    ink: np.ndarray, box: tuple[float, float, float, float], rng: np.random.Generator
+) -> np.ndarray:
+    """`ink` as a pen running dry leaves it: one to three round gaps on its strokes, each about
+    1.2 mm across in the standard squares (a tenth of the box's height)."""
+    ys, xs = np.nonzero(ink > 0.3)
+    if len(ys) == 0:
+        return ink
+    gaps = np.ones_like(ink)
+    radius = max(2, int(0.05 * (box[3] - box[1])))
+    for _ in range(int(rng.integers(1, 4))):
+        i = int(rng.integers(0, len(ys)))
+        cv2.circle(gaps, (int(xs[i]), int(ys[i])), radius, 0.0, -1)
+    return ink * gaps
 
 
 @dataclass(frozen=True)
@@ -495,6 +517,7 @@ def make_photo(
     height: tuple[float, float] = real_digits.HEIGHT_SHARE,
     far_upright: bool = False,
     rubbed_out: float = 0.0,
+    skips: float = 0.0,
 ) -> CorpusPhoto:
     """A photo of a filled sheet; `version` photographs an earlier version of the layout, `pen`
     writes every real digit (with `real`) with that pen, `height` at that height (fill_sheet)."""
@@ -503,7 +526,9 @@ def make_photo(
     paper = paper or (Paper.A4 if rng.random() < 0.6 else Paper.LETTER)
     blank = blank_sheet(paper, mode, version)
     truth = truth if truth is not None else random_game(rng, mode, finished, version)
-    sheet = fill_sheet(blank, truth, seed, held_out, real, pen, height, far_upright, rubbed_out)
+    sheet = fill_sheet(
+        blank, truth, seed, held_out, real, pen, height, far_upright, rubbed_out, skips
+    )
     if edit is not None:
         edit(sheet, sheet_geometry(blank.tag.layout, blank.tag.paper, blank.tag.version))
     shot = shot or random_shot(rng, size)

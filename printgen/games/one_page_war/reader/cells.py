@@ -315,6 +315,41 @@ def written_by_the_line(ink: InkMap, e: Element, level: float, blur_mm: float = 
     return False
 
 
+# A pen that skips breaks a stroke into pieces, and a digit in pieces can surely read as another
+# (a 0 broken open at its top as 5: docs/reader.md, "A pen that skips"). Pieces closer than this
+# (mm) are joined and read again; a sure reading the joined mark does not share is unsure.
+JOIN_MM = 1.3
+JOINED_WHY = "its strokes joined across their gaps read {other} (a pen that skipped?)"
+
+
+def joined_readings(asked: list[_Asked], model: digits.Model) -> list[str | None]:
+    """For each square whose mark is in pieces (not two digits side by side), the likeliest
+    class of the networks with its pieces joined across gaps under JOIN_MM; None for others."""
+    size = int(round(JOIN_MM * PX_PER_MM)) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    rows: list[np.ndarray] = []
+    where: list[int] = []
+    for i, a in enumerate(asked):
+        if a.whole is None or a.halves is not None or len(a.marks.boxes) < 2:
+            continue
+        mask = a.marks.mask.astype(np.uint8)
+        closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel).astype(bool)
+        if closed.sum() == mask.sum():
+            continue
+        ink = a.marks.ink.copy()
+        ink[closed & ~a.marks.mask] = percentile(a.marks.ink[a.marks.mask], 90)
+        row = digits.features(replace(a.marks, ink=ink, mask=closed))
+        if row is not None:
+            rows.append(row)
+            where.append(i)
+    found: list[str | None] = [None] * len(asked)
+    if rows:
+        for i, q in zip(where, on_a_square(digits.classify(rows, model)), strict=True):
+            name = digits.CLASSES[int(q.argmax())]
+            found[i] = {"empty": "_", "other": "?", "S": "?"}.get(name, name)
+    return found
+
+
 def _ask(patch: np.ndarray, rows: list[np.ndarray], two_digits: bool) -> _Asked:
     marks, faint = _marks(patch)
     row = digits.features(marks)
@@ -811,6 +846,12 @@ def read_sheet(
             blur(e) if blur else 0.0,
         )
         for e, a in zip(square_cells, asked, strict=True)
+    )
+    squares = tuple(
+        r.doubt(JOINED_WHY.format(other=other))
+        if other is not None and not r.unsure and other != r.value
+        else r
+        for r, other in zip(squares, joined_readings(asked, model), strict=True)
     )
     squares = tuple(
         r.doubt(OVER_THE_LINE_WHY) if runs_over_the_line(ink, e, a.marks, t) else r
