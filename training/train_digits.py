@@ -690,18 +690,18 @@ def outcomes(
 class CalibrationViews:
     """Simulated squares of calibration digits as the reader sees them: the networks' input,
     the truth, and what the reader itself doubts whatever the networks say (cells._marks: a
-    mark read from the faint look; cells.square_reading: "empty" with MARK_MM of ink in it)."""
+    mark read from the faint look; cells.holds_a_mark: "empty" with a mark in it)."""
 
     rows: np.ndarray
     truths: list[str]
     faint: list[bool]
-    heights: list[float]
+    heights: list[float | None]
 
     def doubted(self, i: int, value: str) -> bool:
-        from printgen.games.one_page_war.reader.cells import MARK_MM
+        from printgen.games.one_page_war.reader.cells import holds_a_mark
 
         empty = value in ("_", digits.EMPTY)
-        return self.faint[i] or (empty and self.heights[i] >= MARK_MM)
+        return self.faint[i] or (empty and holds_a_mark(self.heights[i]))
 
 
 def calibration_views(model: Any, per_digit: int, seed: int) -> CalibrationViews:
@@ -713,7 +713,10 @@ def calibration_views(model: Any, per_digit: int, seed: int) -> CalibrationViews
     real = real_digits.part("calibration")
     src = Sources(real, (), (), None)
     rng = np.random.default_rng([seed, 23])
-    rows, truths, faint, heights = [], [], [], []
+    rows: list[np.ndarray] = []
+    truths: list[str] = []
+    faint: list[bool] = []
+    heights: list[float | None] = []
     for digit in range(10):
         for _ in range(per_digit):
             box, write = views.random_box("square", rng), _real(src, digit, rng)
@@ -723,7 +726,7 @@ def calibration_views(model: Any, per_digit: int, seed: int) -> CalibrationViews
                 rows.append(row)
                 truths.append(str(digit))
                 faint.append(faintly)
-                heights.append(cells.marks_mm(marks) or 0.0)
+                heights.append(cells.marks_mm(marks))
     return CalibrationViews(np.stack(rows), truths, faint, heights)
 
 

@@ -282,11 +282,15 @@ def runs_over_the_line(ink: InkMap, e: Element, marks: digits.Marks, turned: boo
 # the reader does not look at, and digits.significant_ink drops a thin part along the patch's
 # edge (what a printed line a fit put off its place leaves): a stroke written there, along the
 # line (a 1 hugging the square's side), is not seen, and the square reads as empty, surely.
-# Ink this far (mm) in from the line, plus BY_THE_LINE_BLURS times the blur there, is no part of
-# a printed line of either version; ink lying along the line this long (mm) there is writing.
+# Ink this far (mm) in from the line, plus BY_THE_LINE_BLURS times the blur there, and never
+# nearer than BY_THE_LINE_NEAREST_MM, is no part of a printed line of either version; ink lying
+# along the line this long (mm) there is writing, unless it runs along BY_THE_LINE_SIDE_SHARE of
+# a side (a printed line a fit put off its place).
 BY_THE_LINE_MM = 0.35
 BY_THE_LINE_BLURS = 1.5
+BY_THE_LINE_NEAREST_MM = 0.6
 BY_THE_LINE_LONG_MM = 2.0
+BY_THE_LINE_SIDE_SHARE = 0.9
 # The band reaches this far (mm) into the patch, over the part significant_ink may drop.
 BY_THE_LINE_INSIDE_MM = 0.5
 BY_THE_LINE_WHY = "read as empty, but ink lies along the square's line, outside what was read"
@@ -295,10 +299,10 @@ BY_THE_LINE_WHY = "read as empty, but ink lies along the square's line, outside 
 def written_by_the_line(ink: InkMap, e: Element, level: float, blur_mm: float = 0.0) -> bool:
     """Whether ink over `level` lies along square `e`'s line, in the band from
     BY_THE_LINE_MM + BY_THE_LINE_BLURS * `blur_mm` in from it to BY_THE_LINE_INSIDE_MM into the
-    patch read, for BY_THE_LINE_LONG_MM or more (but not along nine tenths of a side: a printed
-    line a fit put off its place)."""
+    patch read, for BY_THE_LINE_LONG_MM or more (but not along BY_THE_LINE_SIDE_SHARE of a
+    side)."""
     k = PX_PER_MM
-    start = max(BY_THE_LINE_MM + BY_THE_LINE_BLURS * blur_mm, 0.6)
+    start = max(BY_THE_LINE_MM + BY_THE_LINE_BLURS * blur_mm, BY_THE_LINE_NEAREST_MM)
     if start >= SQUARE_INSET_MM + BY_THE_LINE_INSIDE_MM:
         return False
     band = crop(ink, e, start)
@@ -310,7 +314,7 @@ def written_by_the_line(ink: InkMap, e: Element, level: float, blur_mm: float = 
     count, _, stats, _ = cv2.connectedComponentsWithStats(written, connectivity=8)
     for i in range(1, count):
         _, _, w, h, _ = stats[i]
-        if BY_THE_LINE_LONG_MM * k <= max(w, h) < 0.9 * min(band.shape):
+        if BY_THE_LINE_LONG_MM * k <= max(w, h) < BY_THE_LINE_SIDE_SHARE * min(band.shape):
             return True
     return False
 
@@ -320,6 +324,12 @@ def written_by_the_line(ink: InkMap, e: Element, level: float, blur_mm: float = 
 # (mm) are joined and read again; a sure reading the joined mark does not share is unsure.
 JOIN_MM = 1.3
 JOINED_WHY = "its strokes joined across their gaps read {other} (a pen that skipped?)"
+
+
+def square_value(name: str) -> str:
+    """A class of the networks as a square's reading writes it: "_" for empty, "?" for another
+    mark or an S (a number square holds none)."""
+    return {digits.EMPTY: "_", digits.OTHER: "?", "S": "?"}.get(name, name)
 
 
 def joined_readings(asked: list[_Asked], model: digits.Model) -> list[str | None]:
@@ -345,8 +355,7 @@ def joined_readings(asked: list[_Asked], model: digits.Model) -> list[str | None
     found: list[str | None] = [None] * len(asked)
     if rows:
         for i, q in zip(where, on_a_square(digits.classify(rows, model)), strict=True):
-            name = digits.CLASSES[int(q.argmax())]
-            found[i] = {"empty": "_", "other": "?", "S": "?"}.get(name, name)
+            found[i] = square_value(digits.CLASSES[int(q.argmax())])
     return found
 
 
@@ -563,7 +572,7 @@ def _square_candidates(
     row = on_a_square(p[asked.whole], s_weight)
     candidates: dict[str, float] = {}
     for i, name in enumerate(digits.CLASSES):
-        key = {"empty": "_", "other": "?", "S": "?"}.get(name, name)
+        key = square_value(name)
         candidates[key] = candidates.get(key, 0.0) + float(row[i])
     if asked.halves is not None:
         pa, pb = p[asked.halves[0]], p[asked.halves[1]]
@@ -639,6 +648,12 @@ def marks_mm(marks: digits.Marks) -> float | None:
 MARK_MM = 3.0
 
 
+def holds_a_mark(height: float | None) -> bool:
+    """Whether a square whose mark stands `height` mm tall (marks_mm) holds one, whatever the
+    networks say: neither the networks nor the rules may read it as empty."""
+    return height is not None and height >= MARK_MM
+
+
 def square_reading(
     e: Element,
     candidates: dict[str, float],
@@ -662,7 +677,7 @@ def square_reading(
     if height is not None and too_soft(blur_mm, height):
         reading = reading.doubt(f"{SOFT_WHY} (blur {blur_mm:.2f} mm)")
     # Even when only unsure: the rules may settle a low confidence, and must not settle this.
-    if reading.value == "_" and height is not None and height >= MARK_MM:
+    if reading.value == "_" and holds_a_mark(height):
         reading = reading.doubt(f"read as empty, but ink {height:.0f} mm high is in it")
     return reading
 

@@ -42,7 +42,7 @@ from functools import cache, lru_cache
 
 from printgen.games.one_page_war.geometry import Side
 from printgen.games.one_page_war.layout import Layout
-from printgen.games.one_page_war.reader.cells import MARK_MM, Reading
+from printgen.games.one_page_war.reader.cells import Reading, holds_a_mark
 from printgen.games.one_page_war.sheet import (
     ARMORED_SUPPORT,
     STOLEN_INTEL,
@@ -340,7 +340,7 @@ def _square(
     # A square with this much ink in it is not empty, whatever the networks say: what they gave
     # "empty" there is a mark they could not read (a digit that lost a stroke in the photo),
     # which pairs with anything. Ruling "empty" out must not make their first reading surer.
-    inked = r.glyph_mm is not None and r.glyph_mm >= MARK_MM
+    inked = holds_a_mark(r.glyph_mm)
     mass: dict[str, float] = {}
     for value, p in _candidates(r):
         if p <= 0:
