@@ -2,10 +2,11 @@
 recogniser never saw.
 
     .venv/bin/python bench/bench_reader.py [--set SET] (real, drawn, stress, faint, big, small,
-                                                         upright, rubbed, skips)
+                                                         upright, rubbed, skips, semeion,
+                                                         optdigits)
                                            [--count 24]
                                            [--size 4032x3024] [--layout-version 1]
-                                           [--keep DIR] [--verbose]
+                                           [--keep DIR] [--verbose] [--digits NPZ]
 
 Sets (each made by tests/photo_corpus.py from its own seeds, none used in training or
 calibration):
@@ -25,7 +26,13 @@ calibration):
 - `rubbed`: as `real`, every number written over another digit rubbed out first, as Armored
   support and Air raid ask (docs/reader.md, "Rubbed out");
 - `skips`: as `real`, every digit written with a pen that skips, one to three gaps of about
-  1.2 mm in its strokes (docs/reader.md, "A pen that skips").
+  1.2 mm in its strokes (docs/reader.md, "A pen that skips");
+- `semeion`, `optdigits`: as `real`, every digit by other writers than MNIST's, Italian and
+  Turkish (training/other_hands.py; docs/reader.md, "Other hands").
+
+`--digits NPZ` writes the real sets with any other handwritten digits instead of the measure
+part (`python -m training.other_hands` writes such a file, from the US Postal Service's digits
+for one).
 
 The photos are read in a fresh process. Reported: squares auto-accepted and right, right but
 flagged unsure, misread and caught (unsure), misread and NOT flagged (the target is 0), for the
@@ -67,11 +74,17 @@ FIRST_SEED = {
     "small": 8900,
     "rubbed": 9100,
     "skips": 9300,
+    "semeion": 9500,
+    "optdigits": 9700,
 }
 # The `big` set's digits, as a share of the space inside the square's line (8 % in from it).
 BIG = (1.15, 1.45)
 SMALL = (0.28, 0.45)
 HEIGHT = {"big": BIG, "small": SMALL}
+# The sets written with real handwritten digits (the measure part, or --digits).
+REAL_SETS = ("real", "faint", "big", "small", "upright", "rubbed", "skips")
+# The sets written with other people's digits than MNIST's (training/other_hands.py).
+OTHER_HANDS = ("semeion", "optdigits")
 
 
 def stress_shot(seed: int, size: tuple[int, int]) -> object:
@@ -103,16 +116,17 @@ def make_corpus(
     which: str,
     version: int | None,
     cover_qr: bool = False,
+    digits: Path | None = None,
 ) -> None:
     import photo_corpus
 
-    from training import real_digits
+    from training import other_hands, real_digits
 
-    real = (
-        real_digits.part("measure")
-        if which in ("real", "faint", "big", "small", "upright", "rubbed", "skips")
-        else None
-    )
+    real = None
+    if which in OTHER_HANDS:
+        real = other_hands.part(which)
+    elif which in REAL_SETS:
+        real = real_digits.from_file(digits) if digits else real_digits.part("measure")
     # A thin pencil at a quarter of full darkness: some digits stay under the ink floor.
     pen = real_digits.Pen(0.05, 0.25, True) if which == "faint" else None
     first = FIRST_SEED[which]
@@ -297,15 +311,17 @@ def run(
     keep: Path | None,
     verbose: bool,
     cover_qr: bool = False,
+    digits: Path | None = None,
 ) -> int:
     width, height = size
     with tempfile.TemporaryDirectory() as tmp:
         folder = keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
         start = time.perf_counter()
-        make_corpus(folder, count, size, which, version, cover_qr)
+        make_corpus(folder, count, size, which, version, cover_qr, digits)
         print(
-            f"set {which}: {count} photos {width}x{height}, layout version "
+            f"set {which}{f' written with {digits.name}' if digits and which in REAL_SETS else ''}:"
+            f" {count} photos {width}x{height}, layout version "
             f"{version or 'current'}, in {folder} "
             f"({time.perf_counter() - start:.0f} s to make)"
         )
@@ -391,10 +407,24 @@ def main() -> int:
         action="store_true",
         help="a finger over every sheet's QR code: read from the printed grid alone",
     )
+    parser.add_argument(
+        "--digits",
+        type=Path,
+        help="write the real sets with these handwritten digits instead of the measure part: "
+        "an .npz of uint8 `images` (n x 28 x 28, 0 paper to 255 ink, framed as MNIST) and "
+        "`labels`, such as other people's handwriting (docs/reader.md, 'Other hands')",
+    )
     args = parser.parse_args()
     if args.read:
         read_corpus(args.read)
         return 0
+    if args.digits:
+        from training import real_digits
+
+        try:
+            real_digits.from_file(args.digits)
+        except ValueError as e:
+            parser.error(str(e))
     width, height = (int(v) for v in args.size.split("x"))
     for which in args.sets or ["real", "drawn"]:
         keep = args.keep / which if args.keep else None
@@ -406,6 +436,7 @@ def main() -> int:
             keep,
             args.verbose,
             args.cover_qr,
+            args.digits,
         )
     return 0
 

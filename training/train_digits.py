@@ -46,7 +46,7 @@ from printgen.games.one_page_war.reader import digits
 from printgen.games.one_page_war.reader.cells import on_a_square
 from printgen.games.one_page_war.reader.truth import cell_key
 from training import handwriting as hw
-from training import real_digits, views
+from training import other_hands, real_digits, views
 
 # Letters and signs for "another mark", leaving out those a hand makes like a digit (a ? like a
 # 2 or 7, a b like a 6, a g like a 9...): the recogniser needs not tell those apart.
@@ -59,6 +59,12 @@ CHUNK = 250  # views made by one task (its own seed), whatever the number of wor
 # what real_digits.random_pen gives): on held-out real digits at 20 to 24 %, networks that never
 # saw such strokes read 90 % right and accepted 42 % (`measure_digits --pens`; docs/reader.md).
 FAT_PENS = 0.1
+# Half the networks (--other-hands-nets) learn from other hands than MNIST's too: in their views,
+# this share of the real digits are Italian writers' (training/other_hands.py). Networks trained
+# on different hands err on different digits, so where one population's shape (the open 4 that
+# MNIST's networks read as 6) fools one pair, the ensemble is unsure (docs/reader.md, "Other
+# hands").
+OTHER_HANDS = 0.5
 
 
 # --- what is written in a view ----------------------------------------------------------------
@@ -66,14 +72,19 @@ FAT_PENS = 0.1
 
 @dataclass(frozen=True)
 class Sources:
-    real: real_digits.RealDigits | None
+    real: real_digits.RealDigits | None  # MNIST's
     writers: tuple[hw.Writer, ...]
     fonts: tuple[str, ...]
     sk: tuple[np.ndarray, np.ndarray] | None
+    other: real_digits.RealDigits | None = None  # other hands', written OTHER_HANDS of the time
+
+    @property
+    def has_real(self) -> bool:
+        return self.real is not None or self.other is not None
 
 
 @cache
-def training_sources() -> Sources:
+def training_sources(more_hands: bool = False) -> Sources:
     try:
         real: real_digits.RealDigits | None = real_digits.part("train")
     except real_digits.MissingHandwriting as error:
@@ -87,16 +98,25 @@ def training_sources() -> Sources:
         sk = None
     writers = tuple(hw.writer(s, held_out=False) for s in range(3000))
     fonts = tuple(f for f in hw.TRAIN_FONTS if hw.find_font(f))
-    return Sources(real, writers, fonts, sk)
+    other = other_hands.part("train") if more_hands else None
+    return Sources(real, writers, fonts, sk, other)
+
+
+def _hand(src: Sources, rng: np.random.Generator) -> real_digits.RealDigits:
+    """Whose real digits a view is written with: MNIST's, or other hands' OTHER_HANDS of the
+    time where the sources hold both."""
+    hands = [h for h in (src.real, src.other) if h is not None]
+    if not hands:
+        raise ValueError("no real handwritten digits to write with")
+    return hands[-1] if len(hands) == 2 and rng.random() < OTHER_HANDS else hands[0]
 
 
 def _real(src: Sources, digit: int, rng: np.random.Generator) -> views.Pen:
-    assert src.real is not None
-    i = int(rng.choice(src.real.of(digit)))
+    real = _hand(src, rng)
+    i = int(rng.choice(real.of(digit)))
     pen = real_digits.random_pen(rng)
     if rng.random() < FAT_PENS:
         pen = replace(pen, stroke=float(rng.uniform(0.15, 0.26)))
-    real = src.real
 
     def write(size: tuple[int, int], box: views.Inner, r: np.random.Generator) -> np.ndarray:
         return real_digits.write_digit(real.images[i], real.skeleton(i), size, box, pen, r)
@@ -176,7 +196,7 @@ def mark_for(label: str, src: Sources, rng: np.random.Generator) -> tuple[str, v
     r = rng.random()
     if label in hw.DIGITS:
         digit = int(label)
-        if src.real is not None and r < 0.75:
+        if src.has_real and r < 0.75:
             return "square", _real(src, digit, rng)
         if src.sk is not None and r > 0.95:
             return "square", _sklearn(src, digit, w, rng)
@@ -194,20 +214,22 @@ def mark_for(label: str, src: Sources, rng: np.random.Generator) -> tuple[str, v
         return kind, _drawn(str(rng.choice(list(LETTERS))), letter)
     if r < 0.4:  # two digits written as one mark: the reader reads such a square by its halves
         a, b = (str(d) for d in rng.integers(0, 10, 2))
-        if src.real is not None and rng.random() < 0.6:
+        if src.has_real and rng.random() < 0.6:
             return kind, _both(_real(src, int(a), rng), _real(src, int(b), rng))
         return kind, _drawn(a + b, w)
-    if r < 0.55 and src.real is not None:
+    if r < 0.55 and src.has_real:
         return kind, _struck(_real(src, int(rng.integers(0, 10)), rng))
     return kind, _drawn(hw.OTHER, w)
 
 
-def make_views(task: tuple[int, int, int, int]) -> np.ndarray:
-    """`count` views of class `label_index`, as the recogniser's uint8 input images; a view whose
-    ink the reader would not even see (it calls that square empty) is made again."""
-    seed, label_index, chunk, count = task
-    rng = np.random.default_rng([seed, label_index, chunk])
-    src = training_sources()
+def make_views(task: tuple[int, int, int, int, bool]) -> np.ndarray:
+    """`count` views of class `label_index`, as the recogniser's uint8 input images, with other
+    hands or not; a view whose ink the reader would not even see (it calls that square empty) is
+    made again."""
+    seed, label_index, chunk, count, more_hands = task
+    stream = [seed, label_index, chunk, 1] if more_hands else [seed, label_index, chunk]
+    rng = np.random.default_rng(stream)
+    src = training_sources(more_hands)
     label = digits.CLASSES[label_index]
     out = np.zeros((count, digits.SIDE, digits.SIDE), np.uint8)
     made = tries = 0
@@ -224,15 +246,17 @@ def make_views(task: tuple[int, int, int, int]) -> np.ndarray:
     return out[:made]
 
 
-def views_dataset(per_class: int, seed: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
+def views_dataset(
+    per_class: int, seed: int, workers: int, more_hands: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     tasks = []
     for index, label in enumerate(digits.CLASSES):
         total = int(per_class * SHARES.get(label, 1.0))
         for chunk, start in enumerate(range(0, total, CHUNK)):
-            tasks.append((seed, index, chunk, min(CHUNK, total - start)))
+            tasks.append((seed, index, chunk, min(CHUNK, total - start), more_hands))
     xs, ys = [], []
     with ProcessPoolExecutor(workers) as pool:
-        for (_, index, _, _), images in zip(tasks, pool.map(make_views, tasks), strict=True):
+        for (_, index, _, _, _), images in zip(tasks, pool.map(make_views, tasks), strict=True):
             xs.append(images)
             ys.append(np.full(len(images), index))
     return np.concatenate(xs), np.concatenate(ys)
@@ -969,7 +993,15 @@ def main() -> None:
     parser.add_argument("--views", type=int, default=3500, help="simulated squares per digit")
     parser.add_argument("--photos", type=int, default=80, help="whole training photos")
     parser.add_argument("--calibration-photos", type=int, default=50)
-    parser.add_argument("--nets", type=int, default=2, help="networks in the ensemble")
+    parser.add_argument(
+        "--nets", type=int, default=1, help="networks in the ensemble that learn MNIST's hands"
+    )
+    parser.add_argument(
+        "--other-hands-nets",
+        type=int,
+        default=1,
+        help="networks that learn other hands' digits too (training/other_hands.py)",
+    )
     parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument(
@@ -1017,6 +1049,11 @@ def main() -> None:
 
     stamp("simulated squares")
     x, y = views_dataset(args.views, args.seed, args.workers)
+    datasets = [(x, y)] * args.nets
+    if args.other_hands_nets:
+        stamp(f"{len(y)} simulated squares; with other hands too")
+        xo, yo = views_dataset(args.views, args.seed, args.workers, more_hands=True)
+        datasets += [(xo, yo)] * args.other_hands_nets
     stamp(f"{len(y)} simulated squares; training photos")
     photos = sheet_photos(range(args.photos), False, "train", args.workers)
     if args.train_dir is not None:
@@ -1027,22 +1064,26 @@ def main() -> None:
         photos += real
     xp, yp = cells_dataset(photos)
     del photos
-    x = np.concatenate([x, xp, xp])  # the reader's own view of whole photos counts twice
-    y = np.concatenate([y, yp, yp])
+    # The reader's own view of whole photos counts twice.
+    datasets = [
+        (np.concatenate([xs, xp, xp]), np.concatenate([ys, yp, yp])) for xs, ys in datasets
+    ]
     stamp(f"{len(yp)} photo cells (counted twice); calibration photos")
     calibration = calibration_photos(args)
-    stamp(f"{len(calibration)} calibration photos; training {args.nets} networks")
+    count = len(datasets)
+    stamp(f"{len(calibration)} calibration photos; training {count} networks")
     rng = np.random.default_rng(args.seed)
     # Each network learns from its own nine tenths, from its own start: where they disagree, on
     # a hand none of them has seen, the ensemble is unsure. One process and one thread each:
     # on a shared machine, threads that wait for each other lose more than they gain.
     recipe = Recipe(args.epochs)
     tasks = [
-        (x, y, rng.random(len(y)) < 0.9, args.seed * 100 + k, recipe) for k in range(args.nets)
+        (xs, ys, rng.random(len(ys)) < 0.9, args.seed * 100 + k, recipe)
+        for k, (xs, ys) in enumerate(datasets)
     ]
-    with ProcessPoolExecutor(min(args.workers, args.nets)) as pool:
+    with ProcessPoolExecutor(min(args.workers, count)) as pool:
         nets = list(pool.map(_train_task, tasks))
-    stamp(f"{args.nets} networks trained")
+    stamp(f"{count} networks trained")
     model = digits.Model(tuple(nets), temperature=1.0, threshold=MIN_THRESHOLD)
     write_model(args, model, calibrate(model, calibration, args.floor))
     stamp("done")

@@ -1,0 +1,154 @@
+"""Handwritten digits by other people than MNIST's writers, to measure the reader on hands it
+never learnt from (docs/reader.md, "Other hands"; bench_reader.py --set semeion, optdigits).
+
+- Semeion (Semeion Research Center, Rome; written at Tattile, Brescia): 1,593 digits by about 80
+  Italian writers, each digit twice (once with care, once fast), 16 x 16 bits. Italian hands
+  write the continental 1, the crossed 7 and an open 4 that MNIST hardly holds.
+- optdigits (E. Alpaydin and C. Kaynak, Bogazici University, Istanbul): the 32 x 32 bitmaps of
+  1,934 digits by 30 writers (NIST's preprocessing). scikit-learn's 8 x 8 digits, which the
+  recogniser learns from, come from the same project but from 13 other writers.
+
+Both from the UCI Machine Learning Repository, under CC BY 4.0; kept as their original bits in
+`training/data/` (see its README). Semeion's records run through the digits 0 to 9 six times
+(four rounds of about 20 of each digit, then two of about 40), presumably each round by its own
+writers (the dataset does not say who wrote which): rounds 0 to 3 are learnt from by half the
+networks (train_digits.py, OTHER_HANDS_NETS), rounds 4 and 5 are for measuring only. optdigits
+is never learnt from: a population no network has seen. Both datasets stretched every digit
+to fill a square box, so a 1 came out as wide as a 0: `frame` gives each digit back the width
+MNIST's writers give it (ASPECT) and frames it as MNIST does, so that `real_digits.write_digit`
+writes it into a square as any real digit.
+
+The US Postal Service's digits (zip.test, as The Elements of Statistical Learning shares them)
+carry no licence to ship; given the file, this writes them for bench_reader.py --digits:
+
+    .venv/bin/python -m training.other_hands usps usps.npz --source zip.test
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from training import real_digits
+
+DATA = Path(__file__).resolve().parent / "data"
+SOURCES = ("semeion", "optdigits")
+
+# The median width over height of each digit, 0 to 9, in ../shared/handwriting/ (MNIST).
+ASPECT = (0.95, 0.45, 1.0, 0.82, 0.8, 1.0, 0.7, 0.8, 0.8, 0.7)
+
+
+def frame(raster: np.ndarray, digit: int | None) -> np.ndarray:
+    """A digit's raster (ink 0 to 1, any square size) as MNIST frames its digits: smoothed into
+    strokes (the rasters are coarse), `digit`'s usual width given back (None keeps the raster's
+    own), the longer side 20 pixels, centred in 28 x 28; uint8, 255 full ink."""
+    side = raster.shape[0]
+    big = cv2.resize(raster.astype(np.float32), (64, 64), interpolation=cv2.INTER_LINEAR)
+    # The coarser the raster, the more its staircase edges need smoothing.
+    big = cv2.GaussianBlur(big, (0, 0), 1.6 * 16 / side)
+    ys, xs = np.nonzero(big > 0.3)
+    if len(ys) == 0:
+        raise ValueError("a blank raster holds no digit")
+    glyph = big[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    if digit is not None:
+        h = glyph.shape[0]
+        glyph = cv2.resize(
+            glyph, (max(2, round(h * ASPECT[digit])), h), interpolation=cv2.INTER_AREA
+        )
+    k = 20 / max(glyph.shape)
+    glyph = cv2.resize(
+        glyph,
+        (max(1, round(glyph.shape[1] * k)), max(1, round(glyph.shape[0] * k))),
+        interpolation=cv2.INTER_AREA,
+    )
+    out = np.zeros((28, 28), np.float32)
+    y0, x0 = (28 - glyph.shape[0]) // 2, (28 - glyph.shape[1]) // 2
+    out[y0 : y0 + glyph.shape[0], x0 : x0 + glyph.shape[1]] = glyph
+    # Full ink in the strokes' cores, a soft edge of about a pixel, as MNIST's scans have.
+    return (np.clip((out - 0.2) / 0.5, 0, 1) * 255).round().astype(np.uint8)
+
+
+@cache
+def load(name: str) -> real_digits.RealDigits:
+    """One dataset of `SOURCES`, every digit framed."""
+    if name not in SOURCES:
+        raise ValueError(f"unknown dataset {name!r}: expected one of {', '.join(SOURCES)}")
+    with np.load(DATA / f"{name}.npz", allow_pickle=False) as data:
+        side = int(data["side"])
+        bits = np.unpackbits(data["bits"], axis=1)[:, : side * side].reshape(-1, side, side)
+        labels = data["labels"].astype(np.int64)
+    images = np.stack([frame(b, int(d)) for b, d in zip(bits, labels, strict=True)])
+    return real_digits.RealDigits(images.astype(np.float32) / 255, labels)
+
+
+SEMEION_TRAIN_ROUNDS = 4
+
+
+def semeion_rounds(labels: np.ndarray) -> np.ndarray:
+    """Each Semeion record's round: the records run 0s, 1s, ... 9s, then 0s again (a few are
+    missing, so a round is told by where the digits fall back)."""
+    return np.concatenate([[0], np.cumsum(np.diff(labels) < 0)])
+
+
+def part(name: str) -> real_digits.RealDigits:
+    """The digits learnt from ("train": Semeion's first rounds) or measured on ("semeion": its
+    last rounds; "optdigits": all of them)."""
+    if name == "optdigits":
+        return load("optdigits")
+    if name not in ("train", "semeion"):
+        raise ValueError(f"unknown part {name!r}: expected train, semeion or optdigits")
+    semeion = load("semeion")
+    learnt = semeion_rounds(semeion.labels) < SEMEION_TRAIN_ROUNDS
+    rows = np.flatnonzero(learnt if name == "train" else ~learnt)
+    return real_digits.RealDigits(semeion.images[rows], semeion.labels[rows])
+
+
+def read_usps(path: Path) -> tuple[list[np.ndarray], list[int]]:
+    """The US Postal Service's digits as The Elements of Statistical Learning shares them
+    (zip.train, zip.test, gzipped or not): a line per digit, its label then 256 greys, -1 paper
+    to 1 ink. Deslanted and size-normalised already, so their width is their own."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    rasters, labels = [], []
+    with opener(path, "rt") as f:
+        for number, line in enumerate(f, 1):
+            values = line.split()
+            if len(values) != 257:
+                raise ValueError(
+                    f"{path}, line {number}: expected a label and 256 greys, "
+                    f"found {len(values)} numbers"
+                )
+            labels.append(int(float(values[0])))
+            rasters.append((np.array(values[1:], np.float32).reshape(16, 16) + 1) / 2)
+    return rasters, labels
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description="Write handwritten digits as an .npz for bench_reader.py --digits"
+    )
+    parser.add_argument("kind", choices=["usps", *SOURCES], help="which digits")
+    parser.add_argument("out", type=Path, help="the .npz to write")
+    parser.add_argument("--source", type=Path, help="the dataset's file (usps: zip.test)")
+    args = parser.parse_args()
+    if args.kind == "usps":
+        if args.source is None:
+            parser.error("usps needs the dataset's file: --source zip.test")
+        try:
+            rasters, labels = read_usps(args.source)
+        except (OSError, ValueError) as e:
+            parser.error(str(e))
+        images = np.stack([frame(r, None) for r in rasters])
+    else:
+        digits = part(args.kind)
+        images, labels = (digits.images * 255).round().astype(np.uint8), list(digits.labels)
+    np.savez_compressed(args.out, images=images, labels=np.array(labels, np.uint8))
+    print(f"{args.out}: {len(labels)} digits")
+
+
+if __name__ == "__main__":
+    main()
