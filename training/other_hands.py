@@ -11,8 +11,9 @@ never learnt from (docs/reader.md, "Other hands"; bench_reader.py --set semeion,
 Both from the UCI Machine Learning Repository, under CC BY 4.0; kept as their original bits in
 `training/data/` (see its README). Semeion's records run through the digits 0 to 9 six times
 (four rounds of about 20 of each digit, then two of about 40), presumably each round by its own
-writers (the dataset does not say who wrote which): rounds 0 to 3 are learnt from by half the
-networks (train_digits.py, OTHER_HANDS_NETS), rounds 4 and 5 are for measuring only. optdigits
+writers (the dataset does not say who wrote which): rounds 0 to 3 are learnt from only by networks
+asked for with `train_digits.py --other-hands-nets` (tried, not shipped), rounds 4 and 5 are for
+measuring only. optdigits
 is never learnt from: a population no network has seen. Both datasets stretched every digit
 to fill a square box, so a 1 came out as wide as a 0: `frame` gives each digit back the width
 MNIST's writers give it (ASPECT) and frames it as MNIST does, so that `real_digits.write_digit`
