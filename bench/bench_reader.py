@@ -421,6 +421,10 @@ def main() -> int:
     if args.digits:
         from training import real_digits
 
+        if not set(args.sets or ["real"]) & set(REAL_SETS):
+            parser.error(
+                f"--digits writes the real sets ({', '.join(REAL_SETS)}); none was asked for"
+            )
         try:
             real_digits.from_file(args.digits)
         except ValueError as e:

@@ -117,3 +117,43 @@ def test_half_the_networks_write_half_their_real_digits_with_other_hands() -> No
     assert train_digits._hand(only_other, rng) is other and only_other.has_real
     with pytest.raises(ValueError, match="no real handwritten digits"):
         train_digits._hand(train_digits.Sources(None, (), (), None), rng)
+
+
+def test_digits_for_no_real_set_are_refused(tmp_path: Path) -> None:
+    fine = tmp_path / "fine.npz"
+    np.savez(fine, images=np.zeros((3, 28, 28), np.uint8), labels=np.array([1, 2, 3]))
+    bench = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "bench_reader.py"),
+            "--set",
+            "drawn",
+            "--digits",
+            str(fine),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert bench.returncode == 2
+    assert "--digits writes the real sets" in bench.stderr
+
+
+def test_the_converter_writes_a_digits_file_the_bench_takes(tmp_path: Path) -> None:
+    out = tmp_path / "semeion.npz"
+    done = subprocess.run(
+        [sys.executable, "-m", "training.other_hands", "semeion", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    assert len(real_digits.from_file(out)) == len(other_hands.part("semeion"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["semeion.npz"]
+    missing = subprocess.run(
+        [sys.executable, "-m", "training.other_hands", "usps", str(tmp_path / "u.npz")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert missing.returncode == 2 and "--source zip.test" in missing.stderr
+    assert not (tmp_path / "u.npz").exists()

@@ -147,7 +147,10 @@ def main() -> None:
     else:
         digits = part(args.kind)
         images, labels = (digits.images * 255).round().astype(np.uint8), list(digits.labels)
-    np.savez_compressed(args.out, images=images, labels=np.array(labels, np.uint8))
+    # Through a temporary file beside it, so that a failed run leaves no half-written .npz.
+    tmp = args.out.with_name(args.out.name + ".tmp.npz")
+    np.savez_compressed(tmp, images=images, labels=np.array(labels, np.uint8))
+    tmp.replace(args.out)
     print(f"{args.out}: {len(labels)} digits")
 
 

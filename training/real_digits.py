@@ -137,7 +137,9 @@ def from_file(path: Path) -> RealDigits:
             f"{path}: images must be uint8, n x 28 x 28; found {images.dtype} {images.shape}"
         )
     if labels.shape != (len(images),) or not np.isin(labels, np.arange(10)).all():
-        raise ValueError(f"{path}: labels must be one digit 0 to 9 for each of the {len(images)} images")
+        raise ValueError(
+            f"{path}: labels must be one digit 0 to 9 for each of the {len(images)} images"
+        )
     return RealDigits(images.astype(np.float32) / 255, labels.astype(np.int64))
 
 
