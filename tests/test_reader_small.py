@@ -108,3 +108,21 @@ def test_only_a_mark_in_pieces_is_joined_and_read_again() -> None:
     assert asked[1].halves is None
     joined = cells.joined_readings(asked, digits.model())
     assert joined[0] is None and joined[1] is not None
+
+
+def test_a_mark_whose_joined_pieces_read_otherwise_is_never_left_to_the_rules() -> None:
+    """With other weights, the broken 0 of sheet 7020 read as 5 below the bar, and the rules,
+    whose ticks left room for a 5, settled it: the doubt the joining raises must be one they
+    never lift, whether the reading was sure or only unsure of its confidence."""
+    from printgen.games.one_page_war.geometry import Element, Kind, Side
+    from printgen.games.one_page_war.reader import cells
+
+    element = Element(Kind.SQUARE, "Land", Side.FIRST, 0, 9.0, 135.0, 14.0, 14.0)
+    low = cells.Reading(element, "5", 0.97, "0", 0.02, True, "only 97% sure", (), 9.0, True)
+    sure = cells.Reading(element, "5", 0.998, "0", 0.001, False, "", (), 9.0)
+    for reading in (low, sure):
+        doubted = cells.joined_doubt(reading, "0")
+        assert doubted.unsure and not doubted.only_low_confidence
+        assert "joined across their gaps read 0" in doubted.why
+        assert cells.joined_doubt(reading, "5") == reading
+        assert cells.joined_doubt(reading, None) == reading

@@ -321,7 +321,10 @@ def written_by_the_line(ink: InkMap, e: Element, level: float, blur_mm: float = 
 
 # A pen that skips breaks a stroke into pieces, and a digit in pieces can surely read as another
 # (a 0 broken open at its top as 5: docs/reader.md, "A pen that skips"). Pieces closer than this
-# (mm) are joined and read again; a sure reading the joined mark does not share is unsure.
+# (mm) are joined and read again; a reading the joined mark does not share is unsure, and for
+# a reason the rules never lift: a reading unsure only of its confidence would otherwise be
+# settled by them as the broken mark's (a 0 broken open read as 5 at 99 %, the rules settling
+# the 5 where the ticks leave room for either).
 JOIN_MM = 1.3
 JOINED_WHY = "its strokes joined across their gaps read {other} (a pen that skipped?)"
 
@@ -357,6 +360,13 @@ def joined_readings(asked: list[_Asked], model: digits.Model) -> list[str | None
         for i, q in zip(where, on_a_square(digits.classify(rows, model)), strict=True):
             found[i] = square_value(digits.CLASSES[int(q.argmax())])
     return found
+
+
+def joined_doubt(reading: Reading, joined: str | None) -> Reading:
+    """`reading` made unsure where its mark, joined across its gaps, reads `joined` instead."""
+    if joined is None or joined == reading.value:
+        return reading
+    return reading.doubt(JOINED_WHY.format(other=joined))
 
 
 def _ask(patch: np.ndarray, rows: list[np.ndarray], two_digits: bool) -> _Asked:
@@ -863,9 +873,7 @@ def read_sheet(
         for e, a in zip(square_cells, asked, strict=True)
     )
     squares = tuple(
-        r.doubt(JOINED_WHY.format(other=other))
-        if other is not None and not r.unsure and other != r.value
-        else r
+        joined_doubt(r, other)
         for r, other in zip(squares, joined_readings(asked, model), strict=True)
     )
     squares = tuple(
