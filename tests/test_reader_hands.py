@@ -54,11 +54,14 @@ def test_a_continental_writer_crosses_the_7_and_draws_the_1_with_a_long_flag() -
     assert ys[left].mean() > ys.min() + 0.2 * (ys.max() - ys.min())
 
 
-def test_crossed_7s_are_read_and_a_footed_continental_1_is_never_accepted_wrong() -> None:
+def test_crossed_7s_and_hooked_4s_are_read_and_a_footed_1_never_accepted_wrong() -> None:
     """Marks on their own. (Without its foot, a continental 1 alone is accepted as a 7 now and
-    then: docs/reader.md, Limits. On a sheet the rules and the bar catch it: the test below.)"""
+    then: docs/reader.md, Limits. On a sheet the rules and the bar catch it: the test below.)
+    The hooked 4 with no top, as Italian and Turkish writers make it, was read as 6 at 99.5 %
+    and more before the networks learnt it (docs/reader.md, "Other hands")."""
     model = digits.model()
-    for name, floor in (("crossed 7", 0.9), ("continental 1, flag and foot", 0.0)):
+    shapes = (("crossed 7", 0.9), ("continental 1, flag and foot", 0.0), ("hooked 4, no top", 0.5))
+    for name, floor in shapes:
         marks = measure_digits.styled(name, 60, 4)
         p = model.probabilities(marks.rows)
         guess = p.argmax(axis=1)

@@ -68,8 +68,11 @@ def test_a_sheet_printed_fit_to_page_reads_as_one_printed_at_full_size(
         )
         _right_or_unsure(result, photo)
         readings[printed] = [(r.value, r.unsure) for r in result.reading.all]
-    values = [v for v, _ in readings[1.0]]
-    assert [v for v, _ in readings[scale]] == values
+    # Where both photos leave a cell unsure, its likeliest reading may differ (a continental 1
+    # of a held-out writer: 1 at full size, 7 shrunk, unsure in both); every other cell reads
+    # the same value.
+    for full, shrunk in zip(readings[1.0], readings[scale], strict=True):
+        assert full[0] == shrunk[0] or (full[1] and shrunk[1]), (full, shrunk)
     sure = {printed: sum(not unsure for _, unsure in cells) for printed, cells in readings.items()}
     assert sure[scale] >= sure[1.0] - 2, sure
 

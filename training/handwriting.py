@@ -101,6 +101,16 @@ TEMPLATES: dict[str, list[list[Stroke]]] = {
             [(0.7, 0.12), (0.68, 0.94)],
         ],
         [[(0.55, 0.08), (0.22, 0.62), (0.82, 0.62)], [(0.62, 0.4), (0.62, 0.94)]],
+        # The hooked 4 of many European hands: a curved stroke with no top, the stem a short
+        # tick through the bar. MNIST hardly holds it; networks that never saw it read it as 6.
+        [
+            [(0.44, 0.08), (0.32, 0.3), (0.26, 0.52), (0.36, 0.64), (0.58, 0.64), (0.82, 0.58)],
+            [(0.64, 0.44), (0.62, 0.94)],
+        ],
+        [
+            [(0.6, 0.08), (0.36, 0.22), (0.24, 0.46), (0.3, 0.66), (0.5, 0.72), (0.78, 0.64)],
+            [(0.62, 0.56), (0.6, 0.86)],
+        ],
     ],
     "5": [
         [

@@ -2,7 +2,7 @@
 write its weights as plain numpy arrays (printgen/games/one_page_war/reader/digits_model.npz).
 
     .venv/bin/pip install -e '.[train]'          # PyTorch (CPU build) and scikit-learn
-    .venv/bin/python -m training.train_digits    # [--seed 1] [--nets 3] [--epochs 6] ...
+    .venv/bin/python -m training.train_digits    # [--seed 1] [--nets 1] [--other-hands-nets 1] ...
 
 Optional, handwriting fonts (Debian packages; unpacked anywhere, named by an environment
 variable, or installed system-wide):
@@ -15,6 +15,8 @@ Learns from (all offline, nothing downloaded):
 - the TRAIN part of the real handwritten digits (training/real_digits.py), each written again
   and again into simulated squares (training/views.py): other pens and pencils, sizes, slants,
   bends, positions, box lines of both sheet versions, photos of every quality the reader takes;
+  the second network's views take half their real digits from Semeion's Italian writers
+  (training/other_hands.py, rounds 0 to 3) instead;
 - the procedural writers and training fonts of training/handwriting.py: digits, stars, S, other
   marks (letters, scribbles, crosses, struck-out digits, two digits as one mark);
 - scikit-learn's bundled 8 x 8 digits (the first 80 %);
@@ -59,9 +61,10 @@ CHUNK = 250  # views made by one task (its own seed), whatever the number of wor
 # what real_digits.random_pen gives): on held-out real digits at 20 to 24 %, networks that never
 # saw such strokes read 90 % right and accepted 42 % (`measure_digits --pens`; docs/reader.md).
 FAT_PENS = 0.1
-# Networks asked for with --other-hands-nets learn from other hands than MNIST's too: in their
-# views, this share of the real digits are Italian writers' (training/other_hands.py). Tried and
-# not shipped (docs/reader.md, "Other hands").
+# Networks asked for with --other-hands-nets (one of the shipped two) learn from other hands than
+# MNIST's too: in their views, this share of the real digits are Italian writers'
+# (training/other_hands.py). Where the two networks disagree, on a hand one of them never saw,
+# the ensemble is unsure (docs/reader.md, "Other hands").
 OTHER_HANDS = 0.5
 
 
@@ -992,12 +995,12 @@ def main() -> None:
     parser.add_argument("--photos", type=int, default=80, help="whole training photos")
     parser.add_argument("--calibration-photos", type=int, default=50)
     parser.add_argument(
-        "--nets", type=int, default=2, help="networks in the ensemble that learn MNIST's hands"
+        "--nets", type=int, default=1, help="networks in the ensemble that learn MNIST's hands"
     )
     parser.add_argument(
         "--other-hands-nets",
         type=int,
-        default=0,
+        default=1,
         help="networks that learn other hands' digits too (training/other_hands.py)",
     )
     parser.add_argument("--epochs", type=int, default=6)
