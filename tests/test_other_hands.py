@@ -75,6 +75,12 @@ def test_usps_lines_are_read_and_a_short_line_is_named(tmp_path: Path) -> None:
     bad.write_text("3 " + " ".join(["-1"] * 200) + "\n")
     with pytest.raises(ValueError, match=r"cut.test, line 1: expected a label and 256 greys"):
         other_hands.read_usps(bad)
+    bad.write_text("7 " + " ".join(["-1"] * 255) + " x\n")
+    with pytest.raises(ValueError, match=r"cut.test, line 1: expected numbers only"):
+        other_hands.read_usps(bad)
+    bad.write_text("12 " + " ".join(["-1"] * 256) + "\n")
+    with pytest.raises(ValueError, match=r"cut.test, line 1: the label 12 is no digit 0-9"):
+        other_hands.read_usps(bad)
 
 
 def test_a_digits_file_is_checked_before_any_sheet_is_written(tmp_path: Path) -> None:
@@ -157,3 +163,21 @@ def test_the_converter_writes_a_digits_file_the_bench_takes(tmp_path: Path) -> N
     )
     assert missing.returncode == 2 and "--source zip.test" in missing.stderr
     assert not (tmp_path / "u.npz").exists()
+    nowhere = subprocess.run(
+        [sys.executable, "-m", "training.other_hands", "semeion", str(tmp_path / "no" / "s.npz")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert nowhere.returncode == 2 and "cannot write" in nowhere.stderr
+    assert not (tmp_path / "no").exists()
+
+
+def test_training_refuses_an_ensemble_of_no_network() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "training.train_digits", "--nets", "0", "--other-hands-nets", "0"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert done.returncode == 2 and "at least one network" in done.stderr

@@ -123,8 +123,14 @@ def read_usps(path: Path) -> tuple[list[np.ndarray], list[int]]:
                     f"{path}, line {number}: expected a label and 256 greys, "
                     f"found {len(values)} numbers"
                 )
-            labels.append(int(float(values[0])))
-            rasters.append((np.array(values[1:], np.float32).reshape(16, 16) + 1) / 2)
+            try:
+                numbers = np.array(values, np.float32)
+            except ValueError:
+                raise ValueError(f"{path}, line {number}: expected numbers only") from None
+            if numbers[0] not in range(10):
+                raise ValueError(f"{path}, line {number}: the label {values[0]} is no digit 0-9")
+            labels.append(int(numbers[0]))
+            rasters.append((numbers[1:].reshape(16, 16) + 1) / 2)
     return rasters, labels
 
 
@@ -149,8 +155,12 @@ def main() -> None:
         images, labels = (digits.images * 255).round().astype(np.uint8), list(digits.labels)
     # Through a temporary file beside it, so that a failed run leaves no half-written .npz.
     tmp = args.out.with_name(args.out.name + ".tmp.npz")
-    np.savez_compressed(tmp, images=images, labels=np.array(labels, np.uint8))
-    tmp.replace(args.out)
+    try:
+        np.savez_compressed(tmp, images=images, labels=np.array(labels, np.uint8))
+        tmp.replace(args.out)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        parser.error(f"cannot write {args.out}: {e.strerror or e}")
     print(f"{args.out}: {len(labels)} digits")
 
 

@@ -1027,6 +1027,11 @@ def main() -> None:
         "never the calibration photos",
     )
     args = parser.parse_args()
+    if args.nets < 0 or args.other_hands_nets < 0 or args.nets + args.other_hands_nets == 0:
+        parser.error(
+            f"--nets {args.nets} and --other-hands-nets {args.other_hands_nets}: each 0 or more, "
+            "at least one network in all"
+        )
     if args.train_dir is not None:
         if args.calibrate_only:
             raise SystemExit("--train-dir learns from photos; --calibrate-only learns nothing")
