@@ -3,7 +3,7 @@ recogniser never saw.
 
     .venv/bin/python bench/bench_reader.py [--set SET] (real, drawn, stress, faint, big, small,
                                                          upright, rubbed, skips, semeion,
-                                                         optdigits)
+                                                         optdigits, unipen)
                                            [--count 24]
                                            [--size 4032x3024] [--layout-version 1]
                                            [--keep DIR] [--verbose] [--digits NPZ]
@@ -28,7 +28,9 @@ calibration):
 - `skips`: as `real`, every digit written with a pen that skips, one to three gaps of about
   1.2 mm in its strokes (docs/reader.md, "A pen that skips");
 - `semeion`, `optdigits`: as `real`, every digit by other writers than MNIST's, Italian and
-  Turkish (training/other_hands.py; docs/reader.md, "Other hands").
+  Turkish (training/other_hands.py; docs/reader.md, "Other hands");
+- `unipen`: as `real`, every digit by the writers of UNIPEN's tablet digits kept out of
+  training (training/unipen.py).
 
 `--digits NPZ` writes the real sets with any other handwritten digits instead of the measure
 part (`python -m training.other_hands` writes such a file, from the US Postal Service's digits
@@ -76,6 +78,7 @@ FIRST_SEED = {
     "skips": 9300,
     "semeion": 9500,
     "optdigits": 9700,
+    "unipen": 9900,
 }
 # The `big` set's digits, as a share of the space inside the square's line (8 % in from it).
 BIG = (1.15, 1.45)
@@ -84,7 +87,7 @@ HEIGHT = {"big": BIG, "small": SMALL}
 # The sets written with real handwritten digits (the measure part, or --digits).
 REAL_SETS = ("real", "faint", "big", "small", "upright", "rubbed", "skips")
 # The sets written with other people's digits than MNIST's (training/other_hands.py).
-OTHER_HANDS = ("semeion", "optdigits")
+OTHER_HANDS = ("semeion", "optdigits", "unipen")
 
 
 def stress_shot(seed: int, size: tuple[int, int]) -> object:

@@ -98,11 +98,15 @@ def semeion_rounds(labels: np.ndarray) -> np.ndarray:
 
 def part(name: str) -> real_digits.RealDigits:
     """The digits learnt from ("train": Semeion's first rounds) or measured on ("semeion": its
-    last rounds; "optdigits": all of them)."""
+    last rounds; "optdigits": all of them; "unipen": UNIPEN's tablet digits, training/unipen.py)."""
     if name == "optdigits":
         return load("optdigits")
+    if name == "unipen":
+        from training import unipen
+
+        return unipen.measured()
     if name not in ("train", "semeion"):
-        raise ValueError(f"unknown part {name!r}: expected train, semeion or optdigits")
+        raise ValueError(f"unknown part {name!r}: expected train, semeion, optdigits or unipen")
     semeion = load("semeion")
     learnt = semeion_rounds(semeion.labels) < SEMEION_TRAIN_ROUNDS
     rows = np.flatnonzero(learnt if name == "train" else ~learnt)
