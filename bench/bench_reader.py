@@ -29,8 +29,8 @@ calibration):
   1.2 mm in its strokes (docs/reader.md, "A pen that skips");
 - `semeion`, `optdigits`: as `real`, every digit by other writers than MNIST's, Italian and
   Turkish (training/other_hands.py; docs/reader.md, "Other hands");
-- `unipen`: as `real`, every digit by the writers of UNIPEN's tablet digits kept out of
-  training (training/unipen.py).
+- `unipen`: as `real`, every digit by one of 462 writers of UNIPEN's tablet digits, which no
+  network learnt (training/unipen.py).
 
 `--digits NPZ` writes the real sets with any other handwritten digits instead of the measure
 part (`python -m training.other_hands` writes such a file, from the US Postal Service's digits
