@@ -102,3 +102,16 @@ def test_a_hooked_4_by_other_hands_is_not_read_silently_as_6(
     photo = photo_corpus.make_photo(tmp_path / "sheet.jpg", seed, (1600, 1200), real=real)
     written = read_with_no_silent_misread(photo, read(photo.path).reading.squares)
     assert "4" in written
+
+
+@pytest.mark.parametrize("seed", [9900, 9901])
+def test_sheets_by_unipen_writers_have_no_silent_misread(seed: int, tmp_path: Path) -> None:
+    """Sheets of the bench's `unipen` set (2 MP): 462 writers no network learnt, from other
+    countries than MNIST's (training/unipen.py)."""
+    real = other_hands.part("unipen")
+    photo = photo_corpus.make_photo(tmp_path / "sheet.jpg", seed, (1600, 1200), real=real)
+    readings = read(photo.path).reading.squares
+    written = read_with_no_silent_misread(photo, readings)
+    digits_written = [r for r, w in zip(readings, written, strict=True) if w.isdigit()]
+    accepted = sum(not r.unsure for r in digits_written)
+    assert accepted >= 0.5 * len(digits_written)
