@@ -796,11 +796,72 @@ class SheetReading:
 # A cell this much washed out to pure white (glare off the paper) may hide pencil.
 GLARE_LEVEL = 250
 GLARE_SHARE = 0.08
+# Glare is light reflected off the sheet's surface, over ink and print alike; white paper shot
+# bright (a phone exposing for a dark table) clips the paper and the lightest writing with it,
+# while printed lines and dark strokes stay dark. So where the paper around a cell is as washed
+# out as the cell, the cell is under glare unless its printed line is intact (the darkest pixel
+# across it, LINE_BAND mm either side, lighter than LINE_WASHED along less than
+# LINE_WASHED_SHARE of its length) and it holds writing dark enough that no exposure of the
+# paper clipped it (the median of its strokes' ink at least DARK_INK): an empty square there
+# may hide a light pencil mark, as a test photo's 6 vanished (docs/reader.md, "What phones do
+# to a photo").
+LINE_BAND = 0.6
+LINE_WASHED = 200
+LINE_WASHED_SHARE = 0.05
+DARK_INK = 0.5
+# The paper around a cell: a ring this far beyond its line.
+AROUND_MM = 2.5
 
 
 def glare_share(rectified: np.ndarray, e: Element) -> float:
     patch = crop(rectified, e, 0.0)
     return float((patch >= GLARE_LEVEL).mean()) if patch.size else 0.0
+
+
+def _pixels(rectified: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+    """The rectified sheet between two corners given in mm, clipped to the sheet."""
+    h, w = rectified.shape
+    rows = slice(max(0, int(round(y0 * PX_PER_MM))), min(h, int(round(y1 * PX_PER_MM))))
+    cols = slice(max(0, int(round(x0 * PX_PER_MM))), min(w, int(round(x1 * PX_PER_MM))))
+    return rectified[rows, cols]
+
+
+def line_washed_share(rectified: np.ndarray, e: Element) -> float:
+    """How much of the cell's printed outline is washed out: the share of places along it
+    where even the darkest pixel across the line is as light as LINE_WASHED."""
+    b = LINE_BAND
+    x0, y0, x1, y1 = e.x, e.y, e.x + e.w, e.y + e.h
+    across = [
+        _pixels(rectified, x0, y0 - b, x1, y0 + b).min(axis=0, initial=255),  # top
+        _pixels(rectified, x0, y1 - b, x1, y1 + b).min(axis=0, initial=255),  # bottom
+        _pixels(rectified, x0 - b, y0, x0 + b, y1).min(axis=1, initial=255),  # left
+        _pixels(rectified, x1 - b, y0, x1 + b, y1).min(axis=1, initial=255),  # right
+    ]
+    darkest = np.concatenate(across)
+    return float((darkest >= LINE_WASHED).mean()) if darkest.size else 1.0
+
+
+def under_glare(rectified: np.ndarray, e: Element, dark_writing: bool = False) -> float | None:
+    """The share of the cell washed out by glare, or None when it is not under glare. Glare is
+    a bright spot on the cell alone, or washed-out paper that takes the cell's printed line with
+    it, or holds no `dark_writing` (whose strokes no bright exposure of white paper clips)."""
+    share = glare_share(rectified, e)
+    if share <= GLARE_SHARE:
+        return None
+    a = AROUND_MM
+    wide = _pixels(rectified, e.x - a, e.y - a, e.x + e.w + a, e.y + e.h + a) >= GLARE_LEVEL
+    cell = _pixels(rectified, e.x, e.y, e.x + e.w, e.y + e.h) >= GLARE_LEVEL
+    ring = max(wide.size - cell.size, 1)
+    around = (int(wide.sum()) - int(cell.sum())) / ring
+    if around < share / 2:
+        return share  # brighter than the paper about it: a spot of glare
+    intact = line_washed_share(rectified, e) < LINE_WASHED_SHARE
+    return None if intact and dark_writing else share
+
+
+def dark_writing(marks: digits.Marks) -> bool:
+    """Whether a patch holds writing too dark for a bright exposure to have clipped any of it."""
+    return bool(marks.mask.any()) and float(np.median(marks.ink[marks.mask])) >= DARK_INK
 
 
 def read_sheet(
@@ -835,13 +896,16 @@ def read_sheet(
             for r, a in zip(readings, asked, strict=True)
         )
 
-    def glare(readings: tuple[Reading, ...]) -> tuple[Reading, ...]:
+    def glare(
+        readings: tuple[Reading, ...], asked: list[_Asked] | None = None
+    ) -> tuple[Reading, ...]:
         if rectified is None:
             return readings
+        dark = [dark_writing(a.marks) for a in asked] if asked else [False] * len(readings)
         out = []
-        for r in readings:
-            share = glare_share(rectified, r.element)
-            out.append(r.doubt(f"glare over {share:.0%} of it") if share > GLARE_SHARE else r)
+        for r, d in zip(readings, dark, strict=True):
+            share = under_glare(rectified, r.element, d)
+            out.append(r.doubt(f"glare over {share:.0%} of it") if share is not None else r)
         return tuple(out)
 
     def faint(readings: tuple[Reading, ...]) -> tuple[Reading, ...]:
@@ -892,4 +956,5 @@ def read_sheet(
         r.doubt(WAY_UP_WHY.format(other=other)) if other is not None else r
         for r, other in zip(squares, way.doubt, strict=True)
     )
-    return SheetReading(faint(glare(written_faintly(squares, asked))), ticks, allies, way.notes)
+    squares = faint(glare(written_faintly(squares, asked), asked))
+    return SheetReading(squares, ticks, allies, way.notes)
