@@ -861,7 +861,7 @@ def under_glare(rectified: np.ndarray, e: Element, dark_writing: bool = False) -
 
 def dark_writing(marks: digits.Marks) -> bool:
     """Whether a patch holds writing too dark for a bright exposure to have clipped any of it."""
-    return bool(marks.mask.any()) and float(np.median(marks.ink[marks.mask])) >= DARK_INK
+    return bool(marks.mask.any()) and percentile(marks.ink[marks.mask], 50) >= DARK_INK
 
 
 def read_sheet(
