@@ -341,14 +341,16 @@ def test_paper_shot_bright_is_glare_only_where_writing_may_be_lost(tmp_path: Pat
     # The paper is washed out: by the share of pure white alone, every square is under glare.
     assert all(glare_share(found.rectified, e) > GLARE_SHARE for e in squares)
     report = read_photo(path, PhotoOptions(partial=True))
-    glared = [r for r in report.reading.squares if "glare" in r.why]
-    assert len(glared) <= len(squares) - 10  # dark writing on washed paper is read as it is
+    washed = [r for r in report.reading.squares if "shot too bright" in r.why]
+    assert len(washed) <= len(squares) - 10  # dark writing on washed paper is read as it is
+    assert not any("glare" in r.why for r in report.reading.all)  # no spot, no print lost
+    assert any("tap the sheet on the screen" in a for a in report.advice)
     for r in report.reading.all:
         assert r.value == truth[photo_corpus.key(r.element)] or r.unsure
     vanished = [
         r for r in report.reading.squares if r.value == "_" != truth[photo_corpus.key(r.element)]
     ]
-    assert vanished and all("glare" in r.why for r in vanished)
+    assert vanished and all("shot too bright" in r.why for r in vanished)
 
 
 def test_glare_is_a_spot_or_washed_paper_where_print_or_writing_may_be_lost() -> None:
@@ -361,16 +363,20 @@ def test_glare_is_a_spot_or_washed_paper_where_print_or_writing_may_be_lost() ->
         return page
 
     assert under_glare(sheet(230), square) is None  # nothing washed out
-    # The paper clipped, the line as dark: glare only if no dark writing shows it was not.
+    # The paper clipped, the line as dark: unsure only if no dark writing shows nothing was lost.
     assert under_glare(sheet(255), square, dark_writing=True) is None
-    assert under_glare(sheet(255), square) == pytest.approx(glare_share(sheet(255), square))
+    share, why = under_glare(sheet(255), square) or (0.0, "")
+    assert share == pytest.approx(glare_share(sheet(255), square)) and "shot too bright" in why
     spot = sheet(230)
     cv2.circle(spot, (int(27 * k), int(27 * k)), int(3 * k), 255, -1)  # inside the line
-    assert under_glare(spot, square, dark_writing=True) == pytest.approx(glare_share(spot, square))
-    assert glare_share(spot, square) > GLARE_SHARE
+    share, why = under_glare(spot, square, dark_writing=True) or (0.0, "")
+    assert share == pytest.approx(glare_share(spot, square))
+    assert share > GLARE_SHARE
+    assert why.startswith("glare over")
     washed = sheet(255)
     cv2.circle(washed, (int(34 * k), int(34 * k)), int(6 * k), 255, -1)  # over a corner
-    assert under_glare(washed, square, dark_writing=True) is not None
+    share, why = under_glare(washed, square, dark_writing=True) or (0.0, "")
+    assert why.startswith("glare over")
 
 
 def test_a_probability_is_never_shown_as_certain_when_it_is_not() -> None:

@@ -841,22 +841,32 @@ def line_washed_share(rectified: np.ndarray, e: Element) -> float:
     return float((darkest >= LINE_WASHED).mean()) if darkest.size else 1.0
 
 
-def under_glare(rectified: np.ndarray, e: Element, dark_writing: bool = False) -> float | None:
-    """The share of the cell washed out by glare, or None when it is not under glare. Glare is
-    a bright spot on the cell alone, or washed-out paper that takes the cell's printed line with
-    it, or holds no `dark_writing` (whose strokes no bright exposure of white paper clips)."""
+BRIGHT_WHY = (
+    "the paper is washed out over {share:.0%} of it (shot too bright): a light mark may be lost"
+)
+
+
+def under_glare(
+    rectified: np.ndarray, e: Element, dark_writing: bool = False
+) -> tuple[float, str] | None:
+    """The share of the cell washed out and why it is unsure, or None when nothing washed out
+    can hide what it holds. Glare is a bright spot on the cell alone, or washed-out paper that
+    takes the cell's printed line with it; paper shot too bright, a cell on washed-out paper
+    with no `dark_writing` (whose strokes no bright exposure of white paper clips)."""
     share = glare_share(rectified, e)
     if share <= GLARE_SHARE:
         return None
+    glare = (share, f"glare over {share:.0%} of it")
     a = AROUND_MM
     wide = _pixels(rectified, e.x - a, e.y - a, e.x + e.w + a, e.y + e.h + a) >= GLARE_LEVEL
     cell = _pixels(rectified, e.x, e.y, e.x + e.w, e.y + e.h) >= GLARE_LEVEL
     ring = max(wide.size - cell.size, 1)
     around = (int(wide.sum()) - int(cell.sum())) / ring
-    if around < share / 2:
-        return share  # brighter than the paper about it: a spot of glare
-    intact = line_washed_share(rectified, e) < LINE_WASHED_SHARE
-    return None if intact and dark_writing else share
+    # An S space's outline is dashed: its gaps are paper, so its line tells nothing.
+    print_lost = e.kind is not Kind.ALLIES and line_washed_share(rectified, e) >= LINE_WASHED_SHARE
+    if around < share / 2 or print_lost:
+        return glare  # a spot of glare, or light over the print as well as the paper
+    return None if dark_writing else (share, BRIGHT_WHY.format(share=share))
 
 
 def dark_writing(marks: digits.Marks) -> bool:
@@ -904,8 +914,8 @@ def read_sheet(
         dark = [dark_writing(a.marks) for a in asked] if asked else [False] * len(readings)
         out = []
         for r, d in zip(readings, dark, strict=True):
-            share = under_glare(rectified, r.element, d)
-            out.append(r.doubt(f"glare over {share:.0%} of it") if share is not None else r)
+            washed = under_glare(rectified, r.element, d)
+            out.append(r.doubt(washed[1]) if washed is not None else r)
         return tuple(out)
 
     def faint(readings: tuple[Reading, ...]) -> tuple[Reading, ...]:

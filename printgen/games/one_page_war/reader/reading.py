@@ -142,10 +142,17 @@ def _refuse_soft(sheet: SheetReading, located: Located, source: str) -> None:
 
 
 def _glare_advice(reading: SheetReading) -> tuple[str, ...]:
-    glared = sum(1 for r in reading.all if "glare" in r.why)
-    if not glared:
-        return ()
-    return (f"glare washes out {glared} cell(s): turn off the flash or move the lamp",)
+    glared = sum(1 for r in reading.all if "glare over" in r.why)
+    bright = sum(1 for r in reading.all if "shot too bright" in r.why)
+    advice = []
+    if glared:
+        advice.append(f"glare washes out {glared} cell(s): turn off the flash or move the lamp")
+    if bright:
+        advice.append(
+            f"the paper is washed out in {bright} cell(s), where a light mark may be lost: "
+            "tap the sheet on the screen so that the phone exposes for it"
+        )
+    return tuple(advice)
 
 
 def _score(
