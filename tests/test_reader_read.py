@@ -351,6 +351,10 @@ def test_paper_shot_bright_is_glare_only_where_writing_may_be_lost(tmp_path: Pat
         r for r in report.reading.squares if r.value == "_" != truth[photo_corpus.key(r.element)]
     ]
     assert vanished and all("shot too bright" in r.why for r in vanished)
+    # Clipping only takes ink away: a tick seen is a tick, an empty box may hide a light one.
+    ticks = report.reading.ticks
+    assert not any("shot too bright" in r.why for r in ticks if r.value == "ticked")
+    assert all("shot too bright" in r.why for r in ticks if r.value == "empty")
 
 
 def test_glare_is_a_spot_or_washed_paper_where_print_or_writing_may_be_lost() -> None:
@@ -364,18 +368,18 @@ def test_glare_is_a_spot_or_washed_paper_where_print_or_writing_may_be_lost() ->
 
     assert under_glare(sheet(230), square) is None  # nothing washed out
     # The paper clipped, the line as dark: unsure only if no dark writing shows nothing was lost.
-    assert under_glare(sheet(255), square, dark_writing=True) is None
+    assert under_glare(sheet(255), square, intact=True) is None
     share, why = under_glare(sheet(255), square) or (0.0, "")
     assert share == pytest.approx(glare_share(sheet(255), square)) and "shot too bright" in why
     spot = sheet(230)
     cv2.circle(spot, (int(27 * k), int(27 * k)), int(3 * k), 255, -1)  # inside the line
-    share, why = under_glare(spot, square, dark_writing=True) or (0.0, "")
+    share, why = under_glare(spot, square, intact=True) or (0.0, "")
     assert share == pytest.approx(glare_share(spot, square))
     assert share > GLARE_SHARE
     assert why.startswith("glare over")
     washed = sheet(255)
     cv2.circle(washed, (int(34 * k), int(34 * k)), int(6 * k), 255, -1)  # over a corner
-    share, why = under_glare(washed, square, dark_writing=True) or (0.0, "")
+    share, why = under_glare(washed, square, intact=True) or (0.0, "")
     assert why.startswith("glare over")
 
 

@@ -847,12 +847,13 @@ BRIGHT_WHY = (
 
 
 def under_glare(
-    rectified: np.ndarray, e: Element, dark_writing: bool = False
+    rectified: np.ndarray, e: Element, intact: bool = False
 ) -> tuple[float, str] | None:
     """The share of the cell washed out and why it is unsure, or None when nothing washed out
     can hide what it holds. Glare is a bright spot on the cell alone, or washed-out paper that
     takes the cell's printed line with it; paper shot too bright, a cell on washed-out paper
-    with no `dark_writing` (whose strokes no bright exposure of white paper clips)."""
+    unless it is `intact`: what it shows is nothing clipping the paper could have changed
+    (writing too dark to lose a stroke, a tick seen in its box: clipping only takes ink away)."""
     share = glare_share(rectified, e)
     if share <= GLARE_SHARE:
         return None
@@ -866,7 +867,7 @@ def under_glare(
     print_lost = e.kind is not Kind.ALLIES and line_washed_share(rectified, e) >= LINE_WASHED_SHARE
     if around < share / 2 or print_lost:
         return glare  # a spot of glare, or light over the print as well as the paper
-    return None if dark_writing else (share, BRIGHT_WHY.format(share=share))
+    return None if intact else (share, BRIGHT_WHY.format(share=share))
 
 
 def dark_writing(marks: digits.Marks) -> bool:
@@ -907,14 +908,13 @@ def read_sheet(
         )
 
     def glare(
-        readings: tuple[Reading, ...], asked: list[_Asked] | None = None
+        readings: tuple[Reading, ...], intact: list[bool] | None = None
     ) -> tuple[Reading, ...]:
         if rectified is None:
             return readings
-        dark = [dark_writing(a.marks) for a in asked] if asked else [False] * len(readings)
         out = []
-        for r, d in zip(readings, dark, strict=True):
-            washed = under_glare(rectified, r.element, d)
+        for r, kept in zip(readings, intact or [False] * len(readings), strict=True):
+            washed = under_glare(rectified, r.element, kept)
             out.append(r.doubt(washed[1]) if washed is not None else r)
         return tuple(out)
 
@@ -928,7 +928,8 @@ def read_sheet(
             out.append(r.doubt(f"{FAINT_WHY} (blur {b:.2f} mm)") if hidden else r)
         return tuple(out)
 
-    ticks = faint(glare(tuple(_ticks_either_paper(ink, geometry.select(Kind.TICK)))))
+    ticks = tuple(_ticks_either_paper(ink, geometry.select(Kind.TICK)))
+    ticks = faint(glare(ticks, [r.value == "ticked" for r in ticks]))
     allies = tuple(
         allies_reading(e, _allies_candidates(a, p), model)
         for e, a in zip(allies_cells, asked_allies, strict=True)
@@ -966,5 +967,5 @@ def read_sheet(
         r.doubt(WAY_UP_WHY.format(other=other)) if other is not None else r
         for r, other in zip(squares, way.doubt, strict=True)
     )
-    squares = faint(glare(written_faintly(squares, asked), asked))
+    squares = faint(glare(written_faintly(squares, asked), [dark_writing(a.marks) for a in asked]))
     return SheetReading(squares, ticks, allies, way.notes)
