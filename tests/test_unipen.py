@@ -78,6 +78,12 @@ def test_a_point_that_is_no_point_and_a_stroke_past_the_file_are_named(tmp_path:
     root = tree(tmp_path / "past", segments=SEGMENTS.replace("1-2", "1-3"))
     with pytest.raises(unipen.UnipenError, match=r"segment 1-3 names stroke 3, but the file"):
         unipen.read_file(root / "data" / "1a" / "gmd" / "writer.dat", root / "include", "w")
+    root = tree(tmp_path / "range", segments=SEGMENTS.replace("1-2", "1-x"))
+    with pytest.raises(unipen.UnipenError, match=r"writer.dat, line 4: expected strokes as 3"):
+        unipen.read_file(root / "data" / "1a" / "gmd" / "writer.dat", root / "include", "w")
+    root = tree(tmp_path / "ppi", PEN_DATA.replace("POINTS_PER_INCH 100", "POINTS_PER_INCH ten"))
+    with pytest.raises(unipen.UnipenError, match=r"line 3: expected .Y_POINTS_PER_INCH's number"):
+        unipen.read_tree(root)
     with pytest.raises(unipen.UnipenError, match=r"no data/1a folder"):
         unipen.read_tree(tmp_path / "nowhere")
 

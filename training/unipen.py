@@ -23,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from training import real_digits
+from training import other_hands, real_digits
 
 DATA = Path(__file__).resolve().parent / "data"
 FILE = DATA / "unipen.npz"
@@ -62,8 +62,8 @@ class UnipenError(ValueError):
 
 
 def _components(path: Path, include: Path) -> tuple[list[np.ndarray], float]:
-    """The pen-down strokes of `path` and of every file it includes, in order, and how much
-    taller than wide a tablet unit is (Y points per inch over X's)."""
+    """The pen-down strokes of `path` and of every file it includes, in order, and how many x
+    units a y unit is as long as (X points per inch over Y's)."""
     strokes: list[np.ndarray] = []
     ppi = {"X": 0.0, "Y": 0.0}
 
@@ -86,7 +86,12 @@ def _components(path: Path, include: Path) -> tuple[list[np.ndarray], float]:
                 elif words[0] == ".PEN_DOWN":
                     points = []
                 elif words[0] in (".X_POINTS_PER_INCH", ".Y_POINTS_PER_INCH") and len(words) > 1:
-                    ppi[words[0][1]] = float(words[1])
+                    try:
+                        ppi[words[0][1]] = float(words[1])
+                    except ValueError:
+                        raise UnipenError(
+                            f"{p}, line {number}: expected {words[0]}'s number, found {words[1]!r}"
+                        ) from None
             elif points is not None:
                 try:
                     points.append((float(words[0]), float(words[1])))
@@ -110,13 +115,18 @@ def read_file(path: Path, include: Path, writer: str) -> list[PenDigit]:
     come back with y downwards, as a page is read."""
     strokes, aspect = _components(path, include)
     digits = []
-    for line in path.read_text(encoding="latin-1").splitlines():
+    for number, line in enumerate(path.read_text(encoding="latin-1").splitlines(), 1):
         m = SEGMENT.match(line)
         if not m or not m.group(2).isdigit() or ":" in m.group(1):
             continue
         which: list[int] = []
         for span in m.group(1).split(","):
             first, _, last = span.partition("-")
+            if not first.isdigit() or not (last or first).isdigit():
+                raise UnipenError(
+                    f"{path}, line {number}: expected strokes as 3, 3-5 or 3,7, "
+                    f"found {m.group(1)!r}"
+                )
             which += range(int(first), int(last or first) + 1)
         if max(which) >= len(strokes):
             raise UnipenError(
@@ -214,8 +224,6 @@ def _arrays() -> dict[str, np.ndarray]:
 @cache
 def load() -> tuple[real_digits.RealDigits, np.ndarray]:
     """Every digit drawn and framed as MNIST frames its digits, and the writer of each."""
-    from training import other_hands  # its framing is the one every other hand gets
-
     a = _arrays()
     ends = np.append(a["stroke_starts"][1:], len(a["points"]))
     strokes = [a["points"][s:e] for s, e in zip(a["stroke_starts"], ends, strict=True)]

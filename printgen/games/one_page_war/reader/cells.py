@@ -813,17 +813,23 @@ DARK_INK = 0.5
 AROUND_MM = 2.5
 
 
-def glare_share(rectified: np.ndarray, e: Element) -> float:
-    patch = crop(rectified, e, 0.0)
-    return float((patch >= GLARE_LEVEL).mean()) if patch.size else 0.0
-
-
 def _pixels(rectified: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
     """The rectified sheet between two corners given in mm, clipped to the sheet."""
     h, w = rectified.shape
     rows = slice(max(0, int(round(y0 * PX_PER_MM))), min(h, int(round(y1 * PX_PER_MM))))
     cols = slice(max(0, int(round(x0 * PX_PER_MM))), min(w, int(round(x1 * PX_PER_MM))))
     return rectified[rows, cols]
+
+
+def _white(rectified: np.ndarray, e: Element, beyond: float = 0.0) -> tuple[int, int]:
+    """How many pixels of the cell (and `beyond` mm around it) are pure white, of how many."""
+    area = _pixels(rectified, e.x - beyond, e.y - beyond, e.x + e.w + beyond, e.y + e.h + beyond)
+    return int((area >= GLARE_LEVEL).sum()), area.size
+
+
+def glare_share(rectified: np.ndarray, e: Element) -> float:
+    white, size = _white(rectified, e)
+    return white / size if size else 0.0
 
 
 def line_washed_share(rectified: np.ndarray, e: Element) -> float:
@@ -854,15 +860,13 @@ def under_glare(
     takes the cell's printed line with it; paper shot too bright, a cell on washed-out paper
     unless it is `intact`: what it shows is nothing clipping the paper could have changed
     (writing too dark to lose a stroke, a tick seen in its box: clipping only takes ink away)."""
-    share = glare_share(rectified, e)
+    white, size = _white(rectified, e)
+    share = white / size if size else 0.0
     if share <= GLARE_SHARE:
         return None
     glare = (share, f"glare over {share:.0%} of it")
-    a = AROUND_MM
-    wide = _pixels(rectified, e.x - a, e.y - a, e.x + e.w + a, e.y + e.h + a) >= GLARE_LEVEL
-    cell = _pixels(rectified, e.x, e.y, e.x + e.w, e.y + e.h) >= GLARE_LEVEL
-    ring = max(wide.size - cell.size, 1)
-    around = (int(wide.sum()) - int(cell.sum())) / ring
+    wide_white, wide_size = _white(rectified, e, AROUND_MM)
+    around = (wide_white - white) / max(wide_size - size, 1)
     # An S space's outline is dashed: its gaps are paper, so its line tells nothing.
     print_lost = e.kind is not Kind.ALLIES and line_washed_share(rectified, e) >= LINE_WASHED_SHARE
     if around < share / 2 or print_lost:
