@@ -3,7 +3,8 @@ recogniser never saw.
 
     .venv/bin/python bench/bench_reader.py [--set SET] (real, drawn, stress, faint, big, small,
                                                          upright, rubbed, skips, semeion,
-                                                         optdigits, unipen)
+                                                         optdigits, unipen, printers,
+                                                         folded)
                                            [--count 24]
                                            [--size 4032x3024] [--layout-version 1]
                                            [--keep DIR] [--verbose] [--digits NPZ]
@@ -30,7 +31,14 @@ calibration):
 - `semeion`, `optdigits`: as `real`, every digit by other writers than MNIST's, Italian and
   Turkish (training/other_hands.py; docs/reader.md, "Other hands");
 - `unipen`: as `real`, every digit by one of 462 writers of UNIPEN's tablet digits, which no
-  network learnt (training/unipen.py).
+  network learnt (training/unipen.py);
+- `printers`: as `real`, each sheet printed as players' printers print it
+  (`photo_corpus.random_printer`): light (35 to 100 % of full darkness), on cream, pastel or
+  kraft paper, some with an inkjet's white stripes, a laser's faded band or the back's print
+  showing through (docs/reader.md, "Printers and paper");
+- `folded`: as `real`, each sheet lying not quite flat, 5 to 25 mm of lift: folded in half
+  (crease up or down), in four, or curled at an edge (docs/reader.md, "A sheet that is not
+  flat").
 
 `--digits NPZ` writes the real sets with any other handwritten digits instead of the measure
 part (`python -m training.other_hands` writes such a file, from the US Postal Service's digits
@@ -79,13 +87,15 @@ FIRST_SEED = {
     "semeion": 9500,
     "optdigits": 9700,
     "unipen": 9900,
+    "printers": 10100,
+    "folded": 10300,
 }
 # The `big` set's digits, as a share of the space inside the square's line (8 % in from it).
 BIG = (1.15, 1.45)
 SMALL = (0.28, 0.45)
 HEIGHT = {"big": BIG, "small": SMALL}
 # The sets written with real handwritten digits (the measure part, or --digits).
-REAL_SETS = ("real", "faint", "big", "small", "upright", "rubbed", "skips")
+REAL_SETS = ("real", "faint", "big", "small", "upright", "rubbed", "skips", "printers", "folded")
 # The sets written with other people's digits than MNIST's (training/other_hands.py).
 OTHER_HANDS = ("semeion", "optdigits", "unipen")
 
@@ -110,6 +120,17 @@ def stress_shot(seed: int, size: tuple[int, int]) -> object:
         exif_orientation=int(rng.choice([1, 3, 6, 8])),
         seed=seed,
     )
+
+
+def folded(seed: int) -> object:
+    """A sheet folded to be carried, or curled by the printer, lying not quite flat: 5 to 25 mm
+    of lift, as `photo_corpus.lifted` models it."""
+    import numpy as np
+    import photo_corpus
+
+    rng = np.random.default_rng([seed, 43])
+    shape = str(rng.choice(["tent", "valley", "four", "curl"]))
+    return photo_corpus.lifted(float(rng.uniform(5, 25)), shape)
 
 
 def make_corpus(
@@ -139,6 +160,8 @@ def make_corpus(
             continue
         shot = stress_shot(seed, size) if which == "stress" else None
         edit = photo_corpus.cover_qr() if cover_qr else None
+        if which == "folded":
+            edit = folded(seed)
         photo = photo_corpus.make_photo(
             path,
             seed,
@@ -152,6 +175,7 @@ def make_corpus(
             far_upright=which == "upright",
             rubbed_out=1.0 if which == "rubbed" else 0.0,
             skips=1.0 if which == "skips" else 0.0,
+            printer=photo_corpus.random_printer(seed) if which == "printers" else None,
         )
         truth = photo_corpus.truth_names(photo.truth)
         path.with_suffix(".json").write_text(json.dumps(truth))

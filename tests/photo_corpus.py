@@ -102,6 +102,52 @@ def blank_sheet(
     return Blank(image, SheetTag("standard", layout.version, paper, ident))
 
 
+@dataclass(frozen=True)
+class Printer:
+    """How the sheet came out of the printer and on what paper, before anyone wrote on it."""
+
+    darkness: float = 1.0  # the share of full darkness the print reaches (toner saving, low ink)
+    paper: tuple[int, int, int] = (255, 255, 255)  # the paper's colour (cream, pastel, kraft)
+    stripes_mm: float = 0.0  # an inkjet with a clogged nozzle: a white line across it this often
+    band_mm: float = 0.0  # a laser's worn drum: a band this wide down the page, faded to a quarter
+    show_through: float = 0.0  # the back's print seen through thin paper, at this darkness
+    seed: int = 0
+
+    def prints(self, page: np.ndarray) -> np.ndarray:
+        """The printed page (RGB uint8) from printgen's rendering of it."""
+        rng = np.random.default_rng([self.seed, 31])
+        k = SHEET_PX_PER_MM
+        dark = 1 - page.astype(np.float32) / 255
+        h, w = dark.shape[:2]
+        dark *= self.darkness
+        if self.band_mm > 0:
+            x = np.arange(w) - rng.uniform(0, w)
+            dark *= (1 - 0.75 * np.exp(-((x / (self.band_mm * k / 2)) ** 2)))[None, :, None]
+        if self.stripes_mm > 0:
+            every = max(2, int(round(self.stripes_mm * k)))
+            dark[int(rng.integers(0, every)) :: every] = 0
+        if self.show_through > 0:
+            back = cv2.GaussianBlur(dark[:, ::-1].copy(), (0, 0), 0.3 * k)
+            dark = 1 - (1 - dark) * (1 - self.show_through * back)
+        paper = np.array(self.paper, np.float32)[None, None, :]
+        return (paper * (1 - dark)).clip(0, 255).astype(np.uint8)
+
+
+def random_printer(seed: int) -> Printer:
+    """A printer and paper as players have them: some print light or in stripes, some sheets are
+    cream, pastel or kraft, and some show what is printed on their back."""
+    rng = np.random.default_rng([seed, 37])
+    papers = [(255, 255, 255), (255, 246, 215), (200, 225, 250), (250, 210, 225), (205, 175, 135)]
+    return Printer(
+        darkness=float(rng.uniform(0.35, 1.0)),
+        paper=papers[int(rng.integers(0, len(papers)))],
+        stripes_mm=float(rng.uniform(0.6, 1.4)) if rng.random() < 0.25 else 0.0,
+        band_mm=float(rng.uniform(10, 40)) if rng.random() < 0.25 else 0.0,
+        show_through=float(rng.uniform(0.06, 0.12)) if rng.random() < 0.25 else 0.0,
+        seed=seed,
+    )
+
+
 Key = Cell  # kind, arena, side, index
 key = cell_of
 
@@ -518,13 +564,17 @@ def make_photo(
     far_upright: bool = False,
     rubbed_out: float = 0.0,
     skips: float = 0.0,
+    printer: Printer | None = None,
 ) -> CorpusPhoto:
     """A photo of a filled sheet; `version` photographs an earlier version of the layout, `pen`
-    writes every real digit (with `real`) with that pen, `height` at that height (fill_sheet)."""
+    writes every real digit (with `real`) with that pen, `height` at that height (fill_sheet);
+    `printer` prints the sheet before it is written on (black on white paper by default)."""
     rng = np.random.default_rng([seed, 99])
     mode = mode or str(rng.choice(["duel", "duel", "solo"]))
     paper = paper or (Paper.A4 if rng.random() < 0.6 else Paper.LETTER)
     blank = blank_sheet(paper, mode, version)
+    if printer is not None:
+        blank = Blank(printer.prints(blank.image), blank.tag)
     truth = truth if truth is not None else random_game(rng, mode, finished, version)
     sheet = fill_sheet(
         blank, truth, seed, held_out, real, pen, height, far_upright, rubbed_out, skips
@@ -572,6 +622,40 @@ def printed_at(scale: float) -> Callable[[np.ndarray, SheetGeometry], None]:
         shrink = cv2.getRotationMatrix2D((w / 2, h / 2), 0.0, scale)
         sheet[:] = cv2.warpAffine(
             sheet, shrink, (w, h), flags=cv2.INTER_AREA, borderValue=(255, 255, 255)
+        )
+
+    return edit
+
+
+def lifted(height_mm: float, shape: str = "tent") -> Callable[[np.ndarray, SheetGeometry], None]:
+    """An edit: the written sheet not lying flat, as the camera (above its middle, as far as
+    `_corners` puts it) sees it. `shape`: "tent", folded in half across its width with the crease
+    up `height_mm`; "valley", the crease down and both short edges up; "four", folded in four,
+    the creases up; "curl", the bottom edge curled up by the printer's heat. Paper bends, it does
+    not kink, so each lift is smoothed over 8 mm. A point lifted by h shows where the point
+    h / distance farther out from the middle would lie on a flat sheet."""
+
+    def edit(sheet: np.ndarray, geometry: SheetGeometry) -> None:
+        h, w = sheet.shape[:2]
+        k = SHEET_PX_PER_MM
+        distance = 1.6 * max(w, h)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        cx, cy = w / 2, h / 2
+        across = 1 - np.abs(xx - cx) / cx
+        lift = {
+            "tent": across,
+            "valley": 1 - across,
+            "four": np.minimum(across, 1 - np.abs(yy - cy) / cy),
+            "curl": np.clip((yy - 0.75 * h) / (0.25 * h), 0, 1) ** 2,
+        }[shape]
+        lift = cv2.GaussianBlur(height_mm * k * lift, (0, 0), 8 * k)
+        scale = (distance - lift) / distance
+        sheet[:] = cv2.remap(
+            sheet,
+            cx + (xx - cx) * scale,
+            cy + (yy - cy) * scale,
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
         )
 
     return edit

@@ -9,7 +9,7 @@ near where the current homography puts it, and the homography is fitted again to
 from __future__ import annotations
 
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -24,6 +24,7 @@ from printgen.games.one_page_war.geometry import (
     sheet_geometry,
 )
 from printgen.games.one_page_war.reader.errors import ModelFileError
+from printgen.games.one_page_war.reader.quantile import median
 from printgen.render.units import Paper
 
 # Lines are drawn this wide (mm) in the template: wider than printed, since a photo spreads them.
@@ -305,6 +306,103 @@ def _refit(
     dst = np.vstack([sheet, *([anchor_mm] * 12)])
     h, _ = cv2.findHomography(src, dst, cv2.RANSAC, threshold_mm, maxIters=500, confidence=0.999)
     return np.asarray(h, np.float64) if h is not None else to_mm
+
+
+# A sheet that does not lie flat (folded to be carried, curled by the printer) is no plane: the
+# markers' homography holds at its corners and misses its middle by as much as a box line's
+# distance from the writing, so an empty tick box read its own outline as a tick. So every square
+# and tick box is found again on the rectified sheet near where the homography put it, and
+# every cell is read where its neighbours were found: moved by the median of the shifts of the
+# SETTLE_NEAREST outlines found nearest to it (its own included), none farther than
+# SETTLE_RADIUS_MM. A bend is smooth over tens of millimetres; one outline hidden under
+# handwriting, or matched a little off, is outvoted. First within SETTLE_COARSE_MM, then within
+# SETTLE_FINE_MM of the first answer: less than half the tick boxes' spacing (8.4 mm), so a box
+# is never taken for its neighbour.
+SETTLE_COARSE_MM = 4.0
+SETTLE_FINE_MM = 1.2
+SETTLE_NEAREST = 5
+SETTLE_RADIUS_MM = 50.0
+
+
+@dataclass(frozen=True)
+class Settled:
+    geometry: SheetGeometry  # every cell where the printed outlines around it were found
+    largest_shift_mm: float  # the farthest any cell was moved from where the homography put it
+
+
+def _found_near(
+    inked: np.ndarray, e: Element, k: float, guess: tuple[float, float], reach: float
+) -> tuple[float, float] | None:
+    """How far (mm) `e`'s outline stands from its place in the geometry, sought within `reach` mm
+    of `guess`; None where it is not found clearly."""
+    pad = 1.2  # paper around the outline in the template
+    x, y = e.x + guess[0], e.y + guess[1]
+    x0, y0 = int((x - pad) * k), int((y - pad) * k)
+    # The outline drawn where it falls between pixels, as the sheet's own lines do.
+    template = np.zeros((int((e.h + 2 * pad) * k) + 1, int((e.w + 2 * pad) * k) + 1), np.float32)
+    _rounded(template, Rect(x - x0 / k, y - y0 / k, e.w, e.h), 0.0, k, max(1, round(LINE_MM * k)))
+    r = int(round(reach * k))
+    th, tw = template.shape
+    if x0 - r < 0 or y0 - r < 0 or x0 + tw + r > inked.shape[1] or y0 + th + r > inked.shape[0]:
+        return None
+    window = inked[y0 - r : y0 + th + r, x0 - r : x0 + tw + r]
+    if window.std() < 1e-3:
+        return None
+    scores = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED)
+    _, peak, _, (px, py) = cv2.minMaxLoc(scores)
+    if not np.isfinite(peak) or peak < MIN_STRENGTH:
+        return None
+    dx = _parabola(scores, px, py, axis=1)
+    dy = _parabola(scores, px, py, axis=0)
+    return guess[0] + (px + dx - r) / k, guess[1] + (py + dy - r) / k
+
+
+def _median_shifts(
+    elements: tuple[Element, ...],
+    found: dict[int, tuple[float, float]],
+    outlined: tuple[Element, ...],
+) -> list[tuple[float, float]]:
+    centres = np.array([e.centre for e in outlined])
+    shifts = np.array([found.get(i, (np.nan, np.nan)) for i in range(len(outlined))])
+    known = ~np.isnan(shifts[:, 0])
+    centres, shifts = centres[known], shifts[known]
+    out = []
+    for e in elements:
+        distance = np.hypot(*(centres - np.array(e.centre)).T)
+        nearest = np.argsort(distance)[:SETTLE_NEAREST]
+        nearest = nearest[distance[nearest] <= SETTLE_RADIUS_MM]
+        if nearest.size == 0:
+            out.append((0.0, 0.0))
+            continue
+        chosen = shifts[nearest]
+        out.append((median(chosen[:, 0].tolist()), median(chosen[:, 1].tolist())))
+    return out
+
+
+def settle(rectified: np.ndarray, geometry: SheetGeometry, k: float) -> Settled:
+    """Every cell of `geometry` where the printed outlines around it stand on `rectified` (the
+    photo warped onto the sheet at `k` px/mm by the markers' homography)."""
+    inked = ink(rectified, k, MATCH_CLIP)
+    outlined = _elements(geometry)
+    guesses = [(0.0, 0.0)] * len(outlined)
+    for reach in (SETTLE_COARSE_MM, SETTLE_FINE_MM):
+        found = {
+            i: shift
+            for i, (e, guess) in enumerate(zip(outlined, guesses, strict=True))
+            if (shift := _found_near(inked, e, k, guess, reach)) is not None
+        }
+        guesses = _median_shifts(outlined, found, outlined)
+    read = tuple(e for e in geometry.elements if e.kind in READ)
+    moved = dict(zip(read, _median_shifts(read, found, outlined), strict=True))
+    elements = tuple(
+        replace(e, x=e.x + moved[e][0], y=e.y + moved[e][1]) if e in moved else e
+        for e in geometry.elements
+    )
+    largest = max((float(np.hypot(*v)) for v in moved.values()), default=0.0)
+    return Settled(replace(geometry, elements=elements), largest)
+
+
+READ = (Kind.SQUARE, Kind.TICK, Kind.ALLIES)
 
 
 # The duel, solo and team sheets differ in their printed text only (name lines, the die space,

@@ -4,7 +4,7 @@ whole pipeline): load, locate, rectify, read every cell, check it against the ru
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -12,12 +12,18 @@ import numpy as np
 
 from printgen.errors import PrintgenError
 from printgen.games.one_page_war.layout import load_layout
-from printgen.games.one_page_war.reader import digits
+from printgen.games.one_page_war.reader import digits, grid
 from printgen.games.one_page_war.reader.blur import SOFT_WHY, readable_blur_mm, too_soft
 from printgen.games.one_page_war.reader.cells import Ink, SheetReading, median_glyph_mm, read_sheet
 from printgen.games.one_page_war.reader.crosscheck import cross_check
 from printgen.games.one_page_war.reader.errors import RETAKE, PoorPhoto
-from printgen.games.one_page_war.reader.locate import Located, known_sheets, locate, rectify
+from printgen.games.one_page_war.reader.locate import (
+    PX_PER_MM,
+    Located,
+    known_sheets,
+    locate,
+    rectify,
+)
 from printgen.games.one_page_war.reader.photo import load_photo
 from printgen.games.one_page_war.reader.report import (
     PhotoReport,
@@ -70,6 +76,7 @@ def read(path: Path, started: HeadStart | None = None) -> Read:
     timings["locate"] = time.perf_counter() - start
     rectified = rectify(grey, located)
     del grey
+    located = _settled(located, rectified)
     ink = Ink.of(rectified)
     layout = load_layout(located.tag.layout, located.tag.version)
     rules_mode = Mode(located.tag.mode)
@@ -139,6 +146,26 @@ def _refuse_soft(sheet: SheetReading, located: Located, source: str) -> None:
         f"{readable_blur_mm(height):.2f} mm); hold the phone still, tap the sheet to focus, use "
         f"more light, and {RETAKE.split(', or')[0]}"
     )
+
+
+# A sheet whose cells stand this far (mm) from where its corners put them does not lie flat.
+# Below it the cells are read where the corners put them: a flat sheet's outlines are found
+# within 0.1 mm of there, and a photo shaken sideways draws them out by as much as 0.5 mm,
+# which is no reason to move a cell (docs/reader.md, "A sheet that is not flat").
+NOT_FLAT_MM = 0.75
+
+
+def _settled(located: Located, rectified: np.ndarray) -> Located:
+    """The sheet's cells where their printed outlines are, with advice, if it is not flat."""
+    settled = grid.settle(rectified, located.geometry, PX_PER_MM)
+    if settled.largest_shift_mm <= NOT_FLAT_MM:
+        return located
+    advice = (
+        f"the sheet does not lie flat (its boxes stand up to {settled.largest_shift_mm:.1f} mm "
+        "from where its corners put them; they were read where they are): flatten it for a "
+        "surer reading",
+    )
+    return replace(located, geometry=settled.geometry, advice=located.advice + advice)
 
 
 def _glare_advice(reading: SheetReading) -> tuple[str, ...]:
