@@ -312,16 +312,22 @@ def _refit(
 # markers' homography holds at its corners and misses its middle by as much as a box line's
 # distance from the writing, so an empty tick box read its own outline as a tick. So every square
 # and tick box is found again on the rectified sheet near where the homography put it, and
-# every cell is read where its neighbours were found: moved by the median of the shifts of the
-# SETTLE_NEAREST outlines found nearest to it (its own included), none farther than
-# SETTLE_RADIUS_MM. A bend is smooth over tens of millimetres; one outline hidden under
-# handwriting, or matched a little off, is outvoted. First within SETTLE_COARSE_MM, then within
-# SETTLE_FINE_MM of the first answer: less than half the tick boxes' spacing (8.4 mm), so a box
-# is never taken for its neighbour.
-SETTLE_COARSE_MM = 4.0
+# where some cell stands more than NOT_FLAT_MM off, every cell is read where its neighbours were
+# found: moved by the median of the shifts of the SETTLE_NEAREST outlines found nearest to it
+# (its own included), none farther than SETTLE_RADIUS_MM. A bend is smooth over tens of
+# millimetres; one outline hidden under handwriting, or matched a little off, is outvoted.
+# The outlines are sought at SETTLE_COARSE (px/mm, within mm) around where the homography put
+# them, then, on a sheet that is not flat, on the rectified sheet itself within SETTLE_FINE_MM
+# of that first answer. 4 mm is less than half the tick boxes' spacing (8.4 mm), so a box is
+# never taken for its neighbour.
+SETTLE_COARSE = (3.0, 4.0)
 SETTLE_FINE_MM = 1.2
 SETTLE_NEAREST = 5
 SETTLE_RADIUS_MM = 50.0
+# A flat sheet's outlines are found within 0.1 mm of where its corners put them, and a photo
+# shaken sideways draws them out by up to 0.5 mm: no reason to move a cell (moved, the shaken
+# photo of test_reader_phone read its blurred digits as sharp enough to read).
+NOT_FLAT_MM = 0.75
 
 
 @dataclass(frozen=True)
@@ -379,27 +385,45 @@ def _median_shifts(
     return out
 
 
-def settle(rectified: np.ndarray, geometry: SheetGeometry, k: float) -> Settled:
+def settle(rectified: np.ndarray, geometry: SheetGeometry, k: float) -> Settled | None:
     """Every cell of `geometry` where the printed outlines around it stand on `rectified` (the
-    photo warped onto the sheet at `k` px/mm by the markers' homography)."""
-    inked = ink(rectified, k, MATCH_CLIP)
+    photo warped onto the sheet at `k` px/mm by the markers' homography); None where the sheet
+    lies flat, every outline within NOT_FLAT_MM of where the homography put it."""
     outlined = _elements(geometry)
-    guesses = [(0.0, 0.0)] * len(outlined)
-    for reach in (SETTLE_COARSE_MM, SETTLE_FINE_MM):
-        found = {
-            i: shift
-            for i, (e, guess) in enumerate(zip(outlined, guesses, strict=True))
-            if (shift := _found_near(inked, e, k, guess, reach)) is not None
-        }
-        guesses = _median_shifts(outlined, found, outlined)
+    at, reach = SETTLE_COARSE
+    small = cv2.resize(rectified, None, fx=at / k, fy=at / k, interpolation=cv2.INTER_AREA)
+    found = _all_found(
+        ink(small, at, MATCH_CLIP), outlined, at, [(0.0, 0.0)] * len(outlined), reach
+    )
+    guesses = _median_shifts(outlined, found, outlined)
+    if _largest(guesses) <= NOT_FLAT_MM:
+        return None
+    found = _all_found(ink(rectified, k, MATCH_CLIP), outlined, k, guesses, SETTLE_FINE_MM)
     read = tuple(e for e in geometry.elements if e.kind in READ)
     moved = dict(zip(read, _median_shifts(read, found, outlined), strict=True))
     elements = tuple(
         replace(e, x=e.x + moved[e][0], y=e.y + moved[e][1]) if e in moved else e
         for e in geometry.elements
     )
-    largest = max((float(np.hypot(*v)) for v in moved.values()), default=0.0)
-    return Settled(replace(geometry, elements=elements), largest)
+    return Settled(replace(geometry, elements=elements), _largest(list(moved.values())))
+
+
+def _all_found(
+    inked: np.ndarray,
+    outlined: tuple[Element, ...],
+    k: float,
+    guesses: list[tuple[float, float]],
+    reach: float,
+) -> dict[int, tuple[float, float]]:
+    return {
+        i: shift
+        for i, (e, guess) in enumerate(zip(outlined, guesses, strict=True))
+        if (shift := _found_near(inked, e, k, guess, reach)) is not None
+    }
+
+
+def _largest(shifts: list[tuple[float, float]]) -> float:
+    return max((float(np.hypot(*v)) for v in shifts), default=0.0)
 
 
 READ = (Kind.SQUARE, Kind.TICK, Kind.ALLIES)

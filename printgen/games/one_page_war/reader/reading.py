@@ -148,17 +148,10 @@ def _refuse_soft(sheet: SheetReading, located: Located, source: str) -> None:
     )
 
 
-# A sheet whose cells stand this far (mm) from where its corners put them does not lie flat.
-# Below it the cells are read where the corners put them: a flat sheet's outlines are found
-# within 0.1 mm of there, and a photo shaken sideways draws them out by as much as 0.5 mm,
-# which is no reason to move a cell (docs/reader.md, "A sheet that is not flat").
-NOT_FLAT_MM = 0.75
-
-
 def _settled(located: Located, rectified: np.ndarray) -> Located:
-    """The sheet's cells where their printed outlines are, with advice, if it is not flat."""
+    """On a sheet that does not lie flat, its cells where their printed outlines are, and advice."""
     settled = grid.settle(rectified, located.geometry, PX_PER_MM)
-    if settled.largest_shift_mm <= NOT_FLAT_MM:
+    if settled is None:
         return located
     advice = (
         f"the sheet does not lie flat (its boxes stand up to {settled.largest_shift_mm:.1f} mm "
