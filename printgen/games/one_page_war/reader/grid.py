@@ -328,6 +328,8 @@ SETTLE_RADIUS_MM = 50.0
 # shaken sideways draws them out by up to 0.5 mm: no reason to move a cell (moved, the shaken
 # photo of test_reader_phone read its blurred digits as sharp enough to read).
 NOT_FLAT_MM = 0.75
+# The cells a reading looks into, each moved with the outlines around it.
+READ = (Kind.SQUARE, Kind.TICK, Kind.ALLIES)
 
 
 @dataclass(frozen=True)
@@ -368,6 +370,8 @@ def _median_shifts(
     found: dict[int, tuple[float, float]],
     outlined: tuple[Element, ...],
 ) -> list[tuple[float, float]]:
+    """For each of `elements`, the median shift of the outlines `found` (by index into
+    `outlined`) nearest to it."""
     centres = np.array([e.centre for e in outlined])
     shifts = np.array([found.get(i, (np.nan, np.nan)) for i in range(len(outlined))])
     known = ~np.isnan(shifts[:, 0])
@@ -424,9 +428,6 @@ def _all_found(
 
 def _largest(shifts: list[tuple[float, float]]) -> float:
     return max((float(np.hypot(*v)) for v in shifts), default=0.0)
-
-
-READ = (Kind.SQUARE, Kind.TICK, Kind.ALLIES)
 
 
 # The duel, solo and team sheets differ in their printed text only (name lines, the die space,
