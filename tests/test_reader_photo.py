@@ -154,5 +154,20 @@ def test_a_sheet_too_small_in_the_photo_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "far.jpg"
     shot = replace(GENTLE, fill=0.3, blur=0.2)
     photo_corpus.make_photo(path, 7, SMALL, mode="duel", shot=shot)
-    with pytest.raises(PoorPhoto, match="move closer"):
+    with pytest.raises(PoorPhoto, match="move closer") as refused:
+        read(path)
+    assert "steep" not in str(refused.value)  # taken from above, only too far
+
+
+def test_a_sheet_photographed_from_the_side_is_refused_with_the_angle_named(
+    tmp_path: Path,
+) -> None:
+    from printgen.games.one_page_war.reader.errors import PoorPhoto
+
+    # 60 degrees off straight down: the far side's squares are 14 pixels, the near side's 23.
+    # Moving closer alone would not help as much as holding the phone above the sheet.
+    path = tmp_path / "side.jpg"
+    shot = replace(GENTLE, tilt_deg=60, fill=0.55, blur=0.2, seed=4)
+    photo_corpus.make_photo(path, 4, SMALL, mode="duel", paper=photo_corpus.Paper.A4, shot=shot)
+    with pytest.raises(PoorPhoto, match="far side.*steep angle: hold the phone above the sheet"):
         read(path)
