@@ -122,6 +122,24 @@ def test_settling_finds_every_cell_where_its_outline_is() -> None:
     assert grid.settle((250 - 200 * np.clip(art, 0, 1)).astype(np.uint8), geometry, k) is None
 
 
+def test_an_a4_sheet_printed_on_letter_at_full_size_is_told_to_print_it_otherwise(
+    tmp_path: Path,
+) -> None:
+    # Letter is 17.6 mm narrower than A4 landscape: printed at 100 %, centred, the page loses
+    # 8.8 mm at each side, and with it the corner markers (7 mm in). The QR code still reads.
+    def on_letter(sheet: np.ndarray, geometry: object) -> None:
+        cut = int(round(8.8 * photo_corpus.SHEET_PX_PER_MM))
+        sheet[:, :cut] = 255
+        sheet[:, -cut:] = 255
+
+    path = tmp_path / "on-letter.jpg"
+    photo_corpus.make_photo(
+        path, 7, SMALL, mode="duel", paper=Paper.A4, shot=_shot(7), edit=on_letter
+    )
+    with pytest.raises(MarkerMissing, match=r"A4 sheet printed on US Letter paper at 100 %"):
+        read(path)
+
+
 KRAFT = (205, 175, 135)
 CREAM = (255, 246, 215)
 PASTEL_BLUE = (200, 225, 250)

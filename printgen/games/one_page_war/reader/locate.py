@@ -431,9 +431,14 @@ def _refuse_no_markers(grey: np.ndarray, source: str) -> None:
             f"QR code){hint}; {RETAKE}"
         )
     tag = _tag(text, source)  # a foreign QR code is the clearer error
+    # A sheet printed at 100 % on the other paper loses its corners: an A4 page is 17.6 mm
+    # wider than Letter, and its markers stand 7 mm in from its edges.
+    other = "US Letter" if tag.paper is Paper.A4 else "A4"
     raise MarkerMissing(
         f"{source}: found the QR code of sheet {tag.sheet_id} but none of its four corner "
-        f"markers; the whole sheet must be in the photo. Uncover all four corners and {RETAKE}"
+        f"markers; the whole sheet must be in the photo, its corners printed (a "
+        f"{tag.paper.label} sheet printed on {other} paper at 100 % loses them: print it on "
+        f'{tag.paper.label}, or with "fit to page"). Uncover all four corners and {RETAKE}'
     )
 
 
