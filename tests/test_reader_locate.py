@@ -136,7 +136,7 @@ def test_an_a4_sheet_printed_on_letter_at_full_size_is_told_to_print_it_otherwis
     photo_corpus.make_photo(
         path, 7, SMALL, mode="duel", paper=Paper.A4, shot=_shot(7), edit=on_letter
     )
-    with pytest.raises(MarkerMissing, match=r"A4 sheet printed on US Letter paper at 100 %"):
+    with pytest.raises(MarkerMissing, match=r"an A4 sheet printed on US Letter paper at 100 %"):
         read(path)
 
 

@@ -434,9 +434,10 @@ def _refuse_no_markers(grey: np.ndarray, source: str) -> None:
     # A sheet printed at 100 % on the other paper loses its corners: an A4 page is 17.6 mm
     # wider than Letter, and its markers stand 7 mm in from its edges.
     other = "US Letter" if tag.paper is Paper.A4 else "A4"
+    article = "an" if tag.paper.label.startswith("A") else "a"
     raise MarkerMissing(
         f"{source}: found the QR code of sheet {tag.sheet_id} but none of its four corner "
-        f"markers; the whole sheet must be in the photo, its corners printed (a "
+        f"markers; the whole sheet must be in the photo, its corners printed ({article} "
         f"{tag.paper.label} sheet printed on {other} paper at 100 % loses them: print it on "
         f'{tag.paper.label}, or with "fit to page"). Uncover all four corners and {RETAKE}'
     )
