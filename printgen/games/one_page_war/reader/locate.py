@@ -438,8 +438,9 @@ def _refuse_no_markers(grey: np.ndarray, source: str) -> None:
     raise MarkerMissing(
         f"{source}: found the QR code of sheet {tag.sheet_id} but none of its four corner "
         f"markers; the whole sheet must be in the photo, its corners printed ({article} "
-        f"{tag.paper.label} sheet printed on {other} paper at 100 % loses them: print it on "
-        f'{tag.paper.label}, or with "fit to page"). Uncover all four corners and {RETAKE}'
+        f"{tag.paper.label} sheet printed on {other} paper at 100 % loses them: print the "
+        f"sheet made for {other}, or this one on {tag.paper.label}). Uncover all four corners "
+        f"and {RETAKE}"
     )
 
 
