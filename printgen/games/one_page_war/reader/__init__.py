@@ -1,7 +1,8 @@
 """Reading a photographed One Page War sheet: from a phone photo to a checked, scored sheet.
 
     load_photo -> locate (markers.py, grid.py: markers, QR code or printed grid, homography,
-    quality) -> rectify -> Ink (lighting evened out)
+    quality) -> rectify -> settle (grid.py: on a sheet that does not lie flat, each cell where
+    its printed boxes are) -> Ink (lighting evened out)
     -> read_sheet (squares, tick boxes, S spaces; digits.py recognises marks; cells too soft for
     their writing are unsure) -> cross_check (the rules) -> PhotoReport (typed-in TOML, unsure
     cells, the referee's score, and what the unsure cells can change: stakes.py).

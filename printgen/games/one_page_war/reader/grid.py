@@ -1,10 +1,12 @@
 """The sheet's printed line work (arena frames, square and tick box outlines, the S and dice
 spaces), drawn from the one geometry the sheet is printed from, and matched against a photo.
 
-Two uses: how well a photo fits a candidate sheet (which paper and layout, when the QR code
-cannot say), and a homography refined on the printed grid where the markers alone leave it loose
+Three uses: how well a photo fits a candidate sheet (which paper and layout, when the QR code
+cannot say); a homography refined on the printed grid where the markers alone leave it loose
 (two markers in opposite corners): each arena column, then each square and tick box, is found
-near where the current homography puts it, and the homography is fitted again to all of them."""
+near where the current homography puts it, and the homography is fitted again to all of them;
+and a sheet that does not lie flat, which no homography follows: each cell read where the
+printed boxes around it are found (`settle`)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Reading a photographed One Page War sheet, step by step (the package's docstring has the
-whole pipeline): load, locate, rectify, read every cell, check it against the rules, report."""
+whole pipeline): load, locate, rectify, settle, read every cell, check it against the rules,
+report."""
 
 from __future__ import annotations
 
