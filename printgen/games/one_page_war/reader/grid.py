@@ -328,8 +328,14 @@ SETTLE_NEAREST = 5
 SETTLE_RADIUS_MM = 50.0
 # A flat sheet's outlines are found within 0.1 mm of where its corners put them, and a photo
 # shaken sideways draws them out by up to 0.5 mm: no reason to move a cell (moved, the shaken
-# photo of test_reader_phone read its blurred digits as sharp enough to read).
+# photo of test_reader_phone read its blurred digits as sharp enough to read). The blurrier the
+# photo, the farther its outlines are drawn out: a shake's streak moves a line's middle by up to
+# half its length, about 1.7 times the blur (a Gaussian's sigma) it is measured as, and a 5 px
+# shake (0.57 mm of blur) put outlines 0.8 to 0.9 mm off. So a sheet is flat within NOT_FLAT_MM,
+# or NOT_FLAT_BLURS times the photo's blur if more (the folded sheets measured had at most
+# 0.34 mm of blur, and moved 0.8 to 2.6 mm).
 NOT_FLAT_MM = 0.75
+NOT_FLAT_BLURS = 2.0
 # The cells a reading looks into, each moved with the outlines around it.
 READ = (Kind.SQUARE, Kind.TICK, Kind.ALLIES)
 
@@ -391,10 +397,13 @@ def _median_shifts(
     return out
 
 
-def settle(rectified: np.ndarray, geometry: SheetGeometry, k: float) -> Settled | None:
+def settle(
+    rectified: np.ndarray, geometry: SheetGeometry, k: float, blur_mm: float = 0.0
+) -> Settled | None:
     """Every cell of `geometry` where the printed outlines around it stand on `rectified` (the
     photo warped onto the sheet at `k` px/mm by the markers' homography); None where the sheet
-    lies flat, every outline within NOT_FLAT_MM of where the homography put it."""
+    lies flat, every outline as near where the homography put it as NOT_FLAT_MM, or as a photo
+    with `blur_mm` of blur draws it out."""
     outlined = _elements(geometry)
     at, reach = SETTLE_COARSE
     small = cv2.resize(rectified, None, fx=at / k, fy=at / k, interpolation=cv2.INTER_AREA)
@@ -402,7 +411,7 @@ def settle(rectified: np.ndarray, geometry: SheetGeometry, k: float) -> Settled 
         ink(small, at, MATCH_CLIP), outlined, at, [(0.0, 0.0)] * len(outlined), reach
     )
     guesses = _median_shifts(outlined, found, outlined)
-    if _largest(guesses) <= NOT_FLAT_MM:
+    if _largest(guesses) <= max(NOT_FLAT_MM, NOT_FLAT_BLURS * blur_mm):
         return None
     found = _all_found(ink(rectified, k, MATCH_CLIP), outlined, k, guesses, SETTLE_FINE_MM)
     read = tuple(e for e in geometry.elements if e.kind in READ)

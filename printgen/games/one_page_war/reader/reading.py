@@ -151,7 +151,7 @@ def _refuse_soft(sheet: SheetReading, located: Located, source: str) -> None:
 
 def _settled(located: Located, rectified: np.ndarray) -> Located:
     """On a sheet that does not lie flat, its cells where their printed outlines are, and advice."""
-    settled = grid.settle(rectified, located.geometry, PX_PER_MM)
+    settled = grid.settle(rectified, located.geometry, PX_PER_MM, located.blur_mm)
     if settled is None:
         return located
     advice = (
