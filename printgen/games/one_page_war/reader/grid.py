@@ -164,19 +164,28 @@ class Match:
 
 
 def _match(
-    inked: np.ndarray, art: np.ndarray, rect: Rect, k: float, reach: float, pad: float
+    inked: np.ndarray,
+    art: np.ndarray,
+    rect: Rect,
+    k: float,
+    reach: float,
+    pad: float,
+    guess: tuple[float, float] = (0.0, 0.0),
 ) -> Match | None:
-    """Find `rect`'s line art within `reach` mm of where it should be."""
+    """Find `rect`'s line art within `reach` mm of where it should be, moved by `guess` mm."""
     h, w = inked.shape
     tx0, ty0 = int(round((rect.x - pad) * k)), int(round((rect.y - pad) * k))
     tx1, ty1 = int(round((rect.right + pad) * k)), int(round((rect.bottom + pad) * k))
+    gx, gy = int(round(guess[0] * k)), int(round(guess[1] * k))
     r = int(round(reach * k))
-    if tx0 - r < 0 or ty0 - r < 0 or tx1 + r > w or ty1 + r > h:
+    wx0, wy0 = tx0 + gx - r, ty0 + gy - r
+    # Both the template and the window searched must lie on the sheet.
+    if min(tx0, ty0, wx0, wy0) < 0 or max(tx1, tx1 + gx + r) > w or max(ty1, ty1 + gy + r) > h:
         return None
     template = art[ty0:ty1, tx0:tx1]
     if template.std() < 1e-3:
         return None
-    window = inked[ty0 - r : ty1 + r, tx0 - r : tx1 + r]
+    window = inked[wy0 : ty1 + gy + r, wx0 : tx1 + gx + r]
     scores = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED)
     _, peak, _, (px, py) = cv2.minMaxLoc(scores)
     if not np.isfinite(peak):
@@ -184,7 +193,7 @@ def _match(
     # Sub-pixel peak by a parabola through the neighbours.
     dx = _parabola(scores, px, py, axis=1)
     dy = _parabola(scores, px, py, axis=0)
-    return Match(rect, ((px + dx - r) / k, (py + dy - r) / k), float(peak))
+    return Match(rect, ((gx + px + dx - r) / k, (gy + py + dy - r) / k), float(peak))
 
 
 def _parabola(scores: np.ndarray, px: int, py: int, axis: int) -> float:
@@ -346,33 +355,6 @@ class Settled:
     largest_shift_mm: float  # the farthest any cell was moved from where the homography put it
 
 
-def _found_near(
-    inked: np.ndarray, e: Element, k: float, guess: tuple[float, float], reach: float
-) -> tuple[float, float] | None:
-    """How far (mm) `e`'s outline stands from its place in the geometry, sought within `reach` mm
-    of `guess`; None where it is not found clearly."""
-    pad = 1.2  # paper around the outline in the template
-    x, y = e.x + guess[0], e.y + guess[1]
-    x0, y0 = int((x - pad) * k), int((y - pad) * k)
-    # The outline drawn where it falls between pixels, as the sheet's own lines do.
-    template = np.zeros((int((e.h + 2 * pad) * k) + 1, int((e.w + 2 * pad) * k) + 1), np.float32)
-    _rounded(template, Rect(x - x0 / k, y - y0 / k, e.w, e.h), 0.0, k, max(1, round(LINE_MM * k)))
-    r = int(round(reach * k))
-    th, tw = template.shape
-    if x0 - r < 0 or y0 - r < 0 or x0 + tw + r > inked.shape[1] or y0 + th + r > inked.shape[0]:
-        return None
-    window = inked[y0 - r : y0 + th + r, x0 - r : x0 + tw + r]
-    if window.std() < 1e-3:
-        return None
-    scores = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED)
-    _, peak, _, (px, py) = cv2.minMaxLoc(scores)
-    if not np.isfinite(peak) or peak < MIN_STRENGTH:
-        return None
-    dx = _parabola(scores, px, py, axis=1)
-    dy = _parabola(scores, px, py, axis=0)
-    return guess[0] + (px + dx - r) / k, guess[1] + (py + dy - r) / k
-
-
 def _median_shifts(
     elements: tuple[Element, ...],
     found: dict[int, tuple[float, float]],
@@ -408,12 +390,12 @@ def settle(
     at, reach = SETTLE_COARSE
     small = cv2.resize(rectified, None, fx=at / k, fy=at / k, interpolation=cv2.INTER_AREA)
     found = _all_found(
-        ink(small, at, MATCH_CLIP), outlined, at, [(0.0, 0.0)] * len(outlined), reach
+        ink(small, at, MATCH_CLIP), geometry, at, [(0.0, 0.0)] * len(outlined), reach
     )
     guesses = _median_shifts(outlined, found, outlined)
     if _largest(guesses) <= max(NOT_FLAT_MM, NOT_FLAT_BLURS * blur_mm):
         return None
-    found = _all_found(ink(rectified, k, MATCH_CLIP), outlined, k, guesses, SETTLE_FINE_MM)
+    found = _all_found(ink(rectified, k, MATCH_CLIP), geometry, k, guesses, SETTLE_FINE_MM)
     read = tuple(e for e in geometry.elements if e.kind in READ)
     moved = dict(zip(read, _median_shifts(read, found, outlined), strict=True))
     elements = tuple(
@@ -425,15 +407,19 @@ def settle(
 
 def _all_found(
     inked: np.ndarray,
-    outlined: tuple[Element, ...],
+    geometry: SheetGeometry,
     k: float,
     guesses: list[tuple[float, float]],
     reach: float,
 ) -> dict[int, tuple[float, float]]:
+    """How far each square's and tick box's outline stands from its place (mm), sought within
+    `reach` of its guess, by index into `_elements(geometry)`; those not found clearly left out."""
+    art = line_art(geometry, k, OUTLINED, frames=False)
     return {
-        i: shift
-        for i, (e, guess) in enumerate(zip(outlined, guesses, strict=True))
-        if (shift := _found_near(inked, e, k, guess, reach)) is not None
+        i: m.shift
+        for i, (e, guess) in enumerate(zip(_elements(geometry), guesses, strict=True))
+        if (m := _match(inked, art, e.rect, k, reach, 1.2, guess)) is not None
+        and m.strength >= MIN_STRENGTH
     }
 
 
