@@ -236,15 +236,26 @@ def _found(
 ) -> tuple[list[Match], int]:
     """Every square and tick box found near where `to_mm` puts it, and how many were sought."""
     inked = ink(rectify(grey, to_mm, geometry, k), k, MATCH_CLIP)
+    outlines = _outlines(inked, geometry, k, reach)
+    return [m for m in outlines if m is not None], len(outlines)
+
+
+def _outlines(
+    inked: np.ndarray,
+    geometry: SheetGeometry,
+    k: float,
+    reach: float,
+    guesses: list[tuple[float, float]] | None = None,
+) -> list[Match | None]:
+    """Each square's and tick box's outline (`_elements` order) found in `inked` at `k` px/mm
+    within `reach` mm of its place, moved by its guess (mm); None where not found clearly."""
     art = line_art(geometry, k, OUTLINED, frames=False)
     elements = _elements(geometry)
-    matches = [
-        m
-        for e in elements
-        if (m := _match(inked, art, e.rect, k, reach, 1.2)) is not None
-        and m.strength >= MIN_STRENGTH
-    ]
-    return matches, len(elements)
+    out = []
+    for e, guess in zip(elements, guesses or [(0.0, 0.0)] * len(elements), strict=True):
+        m = _match(inked, art, e.rect, k, reach, 1.2, guess)
+        out.append(m if m is not None and m.strength >= MIN_STRENGTH else None)
+    return out
 
 
 # An element found within this distance (mm) of where the fitted homography puts it agrees.
@@ -389,13 +400,11 @@ def settle(
     outlined = _elements(geometry)
     at, reach = SETTLE_COARSE
     small = cv2.resize(rectified, None, fx=at / k, fy=at / k, interpolation=cv2.INTER_AREA)
-    found = _all_found(
-        ink(small, at, MATCH_CLIP), geometry, at, [(0.0, 0.0)] * len(outlined), reach
-    )
+    found = _shifts(_outlines(ink(small, at, MATCH_CLIP), geometry, at, reach))
     guesses = _median_shifts(outlined, found, outlined)
     if _largest(guesses) <= max(NOT_FLAT_MM, NOT_FLAT_BLURS * blur_mm):
         return None
-    found = _all_found(ink(rectified, k, MATCH_CLIP), geometry, k, guesses, SETTLE_FINE_MM)
+    found = _shifts(_outlines(ink(rectified, k, MATCH_CLIP), geometry, k, SETTLE_FINE_MM, guesses))
     read = tuple(e for e in geometry.elements if e.kind in READ)
     moved = dict(zip(read, _median_shifts(read, found, outlined), strict=True))
     elements = tuple(
@@ -405,22 +414,8 @@ def settle(
     return Settled(replace(geometry, elements=elements), _largest(list(moved.values())))
 
 
-def _all_found(
-    inked: np.ndarray,
-    geometry: SheetGeometry,
-    k: float,
-    guesses: list[tuple[float, float]],
-    reach: float,
-) -> dict[int, tuple[float, float]]:
-    """How far each square's and tick box's outline stands from its place (mm), sought within
-    `reach` of its guess, by index into `_elements(geometry)`; those not found clearly left out."""
-    art = line_art(geometry, k, OUTLINED, frames=False)
-    return {
-        i: m.shift
-        for i, (e, guess) in enumerate(zip(_elements(geometry), guesses, strict=True))
-        if (m := _match(inked, art, e.rect, k, reach, 1.2, guess)) is not None
-        and m.strength >= MIN_STRENGTH
-    }
+def _shifts(outlines: list[Match | None]) -> dict[int, tuple[float, float]]:
+    return {i: m.shift for i, m in enumerate(outlines) if m is not None}
 
 
 def _largest(shifts: list[tuple[float, float]]) -> float:
