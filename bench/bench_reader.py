@@ -4,7 +4,7 @@ recogniser never saw.
     .venv/bin/python bench/bench_reader.py [--set SET] (real, drawn, stress, faint, big, small,
                                                          upright, rubbed, skips, semeion,
                                                          optdigits, unipen, printers,
-                                                         folded)
+                                                         folded, crumpled)
                                            [--count 24]
                                            [--size 4032x3024] [--layout-version 1]
                                            [--keep DIR] [--verbose] [--digits NPZ]
@@ -38,7 +38,9 @@ calibration):
   showing through (docs/reader.md, "Printers and paper");
 - `folded`: as `real`, each sheet lying not quite flat, 5 to 25 mm of lift: folded in half
   (crease up or down), in four, or curled at an edge (docs/reader.md, "A sheet that is not
-  flat").
+  flat");
+- `crumpled`: as `real`, each sheet crumpled and smoothed out again: bumps of 2 to 6 mm, one to
+  six sharp creases, lit from diffuse to low from one side (`photo_corpus.crumpled`).
 
 `--digits NPZ` writes the real sets with any other handwritten digits instead of the measure
 part (`python -m training.other_hands` writes such a file, from the US Postal Service's digits
@@ -89,13 +91,25 @@ FIRST_SEED = {
     "unipen": 9900,
     "printers": 10100,
     "folded": 10300,
+    "crumpled": 10500,
 }
 # The `big` set's digits, as a share of the space inside the square's line (8 % in from it).
 BIG = (1.15, 1.45)
 SMALL = (0.28, 0.45)
 HEIGHT = {"big": BIG, "small": SMALL}
 # The sets written with real handwritten digits (the measure part, or --digits).
-REAL_SETS = ("real", "faint", "big", "small", "upright", "rubbed", "skips", "printers", "folded")
+REAL_SETS = (
+    "real",
+    "faint",
+    "big",
+    "small",
+    "upright",
+    "rubbed",
+    "skips",
+    "printers",
+    "folded",
+    "crumpled",
+)
 # The sets written with other people's digits than MNIST's (training/other_hands.py).
 OTHER_HANDS = ("semeion", "optdigits", "unipen")
 
@@ -133,6 +147,18 @@ def folded(seed: int) -> object:
     return photo_corpus.lifted(float(rng.uniform(5, 25)), shape)
 
 
+def crumpled(seed: int) -> object:
+    """A sheet crumpled and smoothed out again, lit from one side: gentle bumps up to 2 to 6 mm,
+    one to six sharp creases, a diffuse to a low light, as `photo_corpus.crumpled` models it."""
+    import numpy as np
+    import photo_corpus
+
+    rng = np.random.default_rng([seed, 53])
+    return photo_corpus.crumpled(
+        seed, float(rng.uniform(2, 6)), int(rng.integers(1, 7)), float(rng.uniform(0, 1))
+    )
+
+
 def make_corpus(
     out: Path,
     count: int,
@@ -162,6 +188,8 @@ def make_corpus(
         edit = photo_corpus.cover_qr() if cover_qr else None
         if which == "folded":
             edit = folded(seed)
+        if which == "crumpled":
+            edit = crumpled(seed)
         photo = photo_corpus.make_photo(
             path,
             seed,

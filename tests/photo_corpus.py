@@ -661,6 +661,75 @@ def lifted(height_mm: float, shape: str = "tent") -> Callable[[np.ndarray, Sheet
     return edit
 
 
+def crumpled(
+    seed: int, depth_mm: float = 4.0, creases: int = 3, light: float = 0.7
+) -> Callable[[np.ndarray, SheetGeometry], None]:
+    """An edit: a sheet crumpled in a pocket and smoothed out again, lit from one side.
+
+    Its surface is gentle bumps up to `depth_mm` high plus `creases` sharp folds: straight lines
+    where it kinks, half of them across the whole sheet and half fading out along 90 to 270 mm.
+    On either side of a crease the paper rises or falls at 4 to 12 degrees for 15 to 40 mm,
+    then flattens out. Every point is moved as `lifted` moves it and shaded by how its slope
+    faces the light (`light`: 0 straight above, 1 a lamp 35 degrees over the table): the two
+    facets of a crease are lit unequally, with a step in brightness along it, the hardship a
+    crumpled sheet brings that a smooth lift does not."""
+
+    def edit(sheet: np.ndarray, geometry: SheetGeometry) -> None:
+        rng = np.random.default_rng([seed, 47])
+        h, w = sheet.shape[:2]
+        k = SHEET_PX_PER_MM
+        # The surface at a quarter of the sheet's resolution (mm), then scaled up smoothly.
+        sh, sw = h // 4, w // 4
+        ys, xs = np.mgrid[0:sh, 0:sw].astype(np.float32) * (4 / k)
+        bumps = cv2.resize(rng.normal(0, 1, (6, 5)).astype(np.float32), (sw, sh), cv2.INTER_CUBIC)
+        height = depth_mm * bumps / max(float(np.abs(bumps).max()), 1e-6)
+        for _ in range(creases):
+            turn = rng.uniform(0, math.pi)
+            nx, ny = math.cos(turn), math.sin(turn)
+            across = xs * nx + ys * ny
+            low, high = float(across.min()), float(across.max())
+            across -= float(rng.uniform(0.7 * low + 0.3 * high, 0.3 * low + 0.7 * high))
+            slope = math.tan(math.radians(rng.uniform(4, 12))) * rng.choice([-1, 1])
+            reach = rng.uniform(15, 40)
+            # A kink, rounded over half a millimetre, whose slopes die out at `reach`; half the
+            # creases run across the whole sheet, the others die out along their length too.
+            bend = np.sqrt(across**2 + 0.25) - 0.5
+            fold = slope * np.minimum(bend, reach)
+            if rng.random() < 0.5:
+                along = xs * -ny + ys * nx
+                middle = float(rng.uniform(along.min(), along.max()))
+                half = rng.uniform(30, 90)
+                fold *= np.clip(1.5 - np.abs(along - middle) / half, 0, 1)
+            height += fold
+        gy, gx = np.gradient(height, 4 / k)
+        # Lambertian shading, relative to a flat sheet under the same light.
+        azimuth = rng.uniform(0, 2 * math.pi)
+        elevation = math.radians(90 - 55 * light)
+        lx = math.cos(elevation) * math.cos(azimuth)
+        ly = math.cos(elevation) * math.sin(azimuth)
+        lz = math.sin(elevation)
+        shade = (-gx * lx - gy * ly + lz) / np.sqrt(gx**2 + gy**2 + 1) / lz
+        shade = cv2.resize(shade.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+        lift = cv2.resize(height.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+        lift = (lift - lift.min()) * k
+        shade /= max(float(np.percentile(shade, 99)), 1e-6)
+        shaded = sheet.astype(np.float32) * (shade[..., None] if sheet.ndim == 3 else shade)
+        distance = 1.6 * max(w, h)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        cx, cy = w / 2, h / 2
+        scale = (distance - lift) / distance
+        moved = cv2.remap(
+            shaded,
+            cx + (xx - cx) * scale,
+            cy + (yy - cy) * scale,
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+        sheet[:] = np.clip(moved, 0, 255).astype(sheet.dtype)
+
+    return edit
+
+
 def replace_qr(text: str) -> Callable[[np.ndarray, SheetGeometry], None]:
     """An edit: the sheet's QR code replaced by one saying `text`."""
 

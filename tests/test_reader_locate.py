@@ -98,6 +98,33 @@ def test_a_sheet_that_does_not_lie_flat_is_read_where_its_boxes_are(
     assert sure["lifted"] >= sure["flat"] - 6, sure
 
 
+def test_a_crumpled_sheet_lit_from_the_side_leaves_no_shaded_tick_box_read_as_ticked(
+    tmp_path: Path,
+) -> None:
+    # Five sharp creases under a low lamp: two empty tick boxes of Espionage lie in a facet in
+    # shade, 2 mm from a lit one. Against the paper's brightness found over 7 mm, the shade was
+    # ink and both read as ticked, unflagged; against the paper right around them, empty.
+    seed = 74
+    path = tmp_path / "crumpled.jpg"
+    photo = photo_corpus.make_photo(
+        path,
+        seed,
+        SMALL,
+        mode="duel",
+        paper=Paper.A4,
+        shot=_shot(seed),
+        edit=photo_corpus.crumpled(seed, depth_mm=5.0, creases=5, light=1.0),
+    )
+    result = read(path)
+    _right_or_unsure(result, photo)
+    shaded = {
+        photo_corpus.key(r.element)
+        for r in result.reading.ticks
+        if r.unsure and "the paper right around the box" in r.why
+    }
+    assert {("tick", "Espionage", "second", 0), ("tick", "Espionage", "first", 1)} <= shaded
+
+
 def test_settling_finds_every_cell_where_its_outline_is() -> None:
     geometry = sheet_geometry("standard", Paper.A4)
     k = locate_module.PX_PER_MM

@@ -758,6 +758,50 @@ def _judge_ticks(boxes: tuple[Element, ...], scores: list[float]) -> list[Readin
     return readings
 
 
+# A crease or a shadow's edge near a tick box leaves it in a pale, even shade that the paper's
+# brightness, found over 7 mm, does not follow: taken for ink, it made empty boxes of a crumpled
+# sheet lit from the side read as ticked. So each box is read again against the paper right
+# around it (in strips AROUND_NEAR to AROUND_FAR mm outside its outline, the paper on the
+# darkest side), and a box the two readings disagree on is unsure.
+AROUND_NEAR, AROUND_FAR = 0.8, 2.5
+SHADE_WHY = (
+    "{value} against the paper of the sheet, {other} against the paper right around the box "
+    "(a crease or a shadow's edge?)"
+)
+
+
+def paper_around(rectified: np.ndarray, e: Element) -> float:
+    """The paper's brightness right around a box, on its darkest side: each side's 90th
+    percentile (over print, writing and what blur spreads of them), in strips outside its
+    outline."""
+    near, far = AROUND_NEAR, AROUND_FAR
+    sides = (
+        _pixels(rectified, e.x, e.y - far, e.x + e.w, e.y - near),
+        _pixels(rectified, e.x, e.y + e.h + near, e.x + e.w, e.y + e.h + far),
+        _pixels(rectified, e.x - far, e.y, e.x - near, e.y + e.h),
+        _pixels(rectified, e.x + e.w + near, e.y, e.x + e.w + far, e.y + e.h),
+    )
+    levels = [percentile(side, 90) for side in sides if side.size]
+    return min(levels) if levels else 255.0
+
+
+def _shade_checked(
+    rectified: np.ndarray, boxes: tuple[Element, ...], readings: list[Reading]
+) -> list[Reading]:
+    """The tick boxes' readings, each unsure where read against the paper right around it it
+    reads otherwise (see AROUND_NEAR)."""
+    scores = []
+    for e in boxes:
+        grey = crop(rectified, e, TICK_INSET_MM).astype(np.float32)
+        ink = np.clip((1.0 - grey / max(paper_around(rectified, e), 8.0)) * 1.1, 0, 1)
+        scores.append(float(digits.significant_ink(ink).mask.mean()))
+    again = _judge_ticks(boxes, scores)
+    return [
+        r if r.value == other.value else r.doubt(SHADE_WHY.format(value=r.value, other=other.value))
+        for r, other in zip(readings, again, strict=True)
+    ]
+
+
 def _ticks_either_paper(ink: InkMap, boxes: tuple[Element, ...]) -> list[Reading]:
     """The tick boxes; on a sheet where no box looks clearly empty, read again with the paper's
     brightness found over the least bright of each TICK_HALO_MM, and a box the two read apart
@@ -767,7 +811,10 @@ def _ticks_either_paper(ink: InkMap, boxes: tuple[Element, ...]) -> list[Reading
     photo, where a faint tick then fades: neither way is right in every photo."""
     scores = tick_scores(ink, boxes)
     readings = _judge_ticks(boxes, scores)
-    if not isinstance(ink, Ink) or not boxes or min(scores) < TICK_EMPTY_MAX:
+    if not isinstance(ink, Ink) or not boxes:
+        return readings
+    readings = _shade_checked(ink.rectified, boxes, readings)
+    if min(scores) < TICK_EMPTY_MAX:
         return readings
     margin = 10.0  # mm, more than the 7 mm the paper's brightness is looked for over
     rects = [e.rect for e in boxes]
