@@ -4,7 +4,7 @@ recogniser never saw.
     .venv/bin/python bench/bench_reader.py [--set SET] (real, drawn, stress, faint, big, small,
                                                          upright, rubbed, skips, semeion,
                                                          optdigits, unipen, printers,
-                                                         folded, crumpled)
+                                                         folded, crumpled, scans)
                                            [--count 24]
                                            [--size 4032x3024] [--layout-version 1]
                                            [--keep DIR] [--verbose] [--digits NPZ]
@@ -40,7 +40,10 @@ calibration):
   (crease up or down), in four, or curled at an edge (docs/reader.md, "A sheet that is not
   flat");
 - `crumpled`: as `real`, each sheet crumpled and smoothed out again: bumps of 2 to 6 mm, one to
-  six sharp creases, lit from diffuse to low from one side (`photo_corpus.crumpled`).
+  six sharp creases, lit from diffuse to low from one side (`photo_corpus.crumpled`);
+- `scans`: as `real`, each sheet scanned flat instead of photographed: 150 to 600 dpi, grey or
+  colour, JPEG or PNG, the scanner's white under or over the paper's
+  (`photo_corpus.random_scanner`); `--size` does not apply.
 
 `--digits NPZ` writes the real sets with any other handwritten digits instead of the measure
 part (`python -m training.other_hands` writes such a file, from the US Postal Service's digits
@@ -92,6 +95,7 @@ FIRST_SEED = {
     "printers": 10100,
     "folded": 10300,
     "crumpled": 10500,
+    "scans": 10700,
 }
 # The `big` set's digits, as a share of the space inside the square's line (8 % in from it).
 BIG = (1.15, 1.45)
@@ -109,6 +113,7 @@ REAL_SETS = (
     "printers",
     "folded",
     "crumpled",
+    "scans",
 )
 # The sets written with other people's digits than MNIST's (training/other_hands.py).
 OTHER_HANDS = ("semeion", "optdigits", "unipen")
@@ -181,7 +186,9 @@ def make_corpus(
     pen = real_digits.Pen(0.05, 0.25, True) if which == "faint" else None
     first = FIRST_SEED[which]
     for seed in range(first, first + count):
-        path = out / f"sheet-{seed}.jpg"
+        scanner = photo_corpus.random_scanner(seed) if which == "scans" else None
+        lossless = scanner is not None and scanner.jpeg_quality is None
+        path = out / f"sheet-{seed}.{'png' if lossless else 'jpg'}"
         if path.exists() and path.with_suffix(".json").exists():
             continue
         shot = stress_shot(seed, size) if which == "stress" else None
@@ -204,6 +211,7 @@ def make_corpus(
             rubbed_out=1.0 if which == "rubbed" else 0.0,
             skips=1.0 if which == "skips" else 0.0,
             printer=photo_corpus.random_printer(seed) if which == "printers" else None,
+            scanner=scanner,
         )
         truth = photo_corpus.truth_names(photo.truth)
         path.with_suffix(".json").write_text(json.dumps(truth))
@@ -268,7 +276,7 @@ def read_corpus(folder: Path) -> None:
     results = []
     peak_mb = 0.0
     read_ok: list[tuple[Path, dict[str, str], dict[str, object]]] = []
-    for path in sorted(folder.glob("sheet-*.jpg")):
+    for path in sorted(p for p in folder.glob("sheet-*") if p.suffix in (".jpg", ".png")):
         truth = json.loads(path.with_suffix(".json").read_text())
         _restart_peak()
         start = time.perf_counter()

@@ -148,6 +148,65 @@ def random_printer(seed: int) -> Printer:
     )
 
 
+@dataclass(frozen=True)
+class Scanner:
+    """A flatbed scanner (or a phone's document-scanning app): the sheet flat on the glass,
+    seen straight on, the picture no larger than the glass. No perspective and no background,
+    but the scanner sets its own white: paper brighter than `white` (a share of the paper's
+    brightness) comes out pure white, as the lightest writing may."""
+
+    dpi: float = 300.0
+    white: float = 1.0  # comes out at 255, as a share of the paper's brightness: under 1, clipped
+    skew_deg: float = 0.5  # the sheet not quite square on the glass
+    turned: bool = False  # laid on the glass upside down
+    grey: bool = False  # a greyscale scan
+    noise: float = 1.5
+    jpeg_quality: int | None = 85  # None: PNG
+    seed: int = 0
+
+    def scans(self, sheet: np.ndarray) -> np.ndarray:
+        """The scan (RGB uint8) of the sheet (RGB at SHEET_PX_PER_MM), on a glass of 216 x 297 mm
+        (wide enough for US Letter, tall enough for A4), its lid white."""
+        rng = np.random.default_rng([self.seed, 59])
+        page = (
+            sheet
+            if sheet.shape[0] >= sheet.shape[1]
+            else np.ascontiguousarray(sheet.transpose(1, 0, 2)[::-1])
+        )
+        if self.turned:
+            page = np.ascontiguousarray(page[::-1, ::-1])
+        k = self.dpi / 25.4
+        glass = (int(round(216 * k)), int(round(297 * k)))  # width, height
+        to_glass = cv2.getRotationMatrix2D((0.0, 0.0), self.skew_deg, 1.0)
+        to_glass[:, :2] *= k / SHEET_PX_PER_MM
+        to_glass[:, 2] = rng.uniform(0.5, 2.0, 2) * k  # pushed into the glass's corner
+        scan = cv2.warpAffine(
+            page, to_glass, glass, flags=cv2.INTER_AREA, borderValue=(250, 250, 250)
+        ).astype(np.float32)
+        scan = scan / self.white + rng.normal(0, self.noise, scan.shape).astype(np.float32)
+        scan = scan.clip(0, 255).astype(np.uint8)
+        if self.grey:
+            scan = np.repeat(cv2.cvtColor(scan, cv2.COLOR_RGB2GRAY)[..., None], 3, axis=2)
+        return scan
+
+
+def random_scanner(seed: int) -> Scanner:
+    """A scanner as players have them: 150 to 600 dpi, its white anywhere from over the paper's
+    brightness (the paper comes out light grey) to well under it (the paper clipped to white,
+    as a scanning app's "document" filter does), some in grey, some saved as PNG."""
+    rng = np.random.default_rng([seed, 61])
+    return Scanner(
+        dpi=float(rng.choice([150, 200, 300, 300, 600])),
+        white=float(rng.uniform(0.9, 1.1)),
+        skew_deg=float(rng.normal(0, 1.0)),
+        turned=bool(rng.random() < 0.3),
+        grey=bool(rng.random() < 0.5),
+        noise=float(rng.uniform(0.5, 2.5)),
+        jpeg_quality=int(rng.integers(70, 96)) if rng.random() < 0.7 else None,
+        seed=seed,
+    )
+
+
 Key = Cell  # kind, arena, side, index
 key = cell_of
 
@@ -565,10 +624,13 @@ def make_photo(
     rubbed_out: float = 0.0,
     skips: float = 0.0,
     printer: Printer | None = None,
+    scanner: Scanner | None = None,
 ) -> CorpusPhoto:
     """A photo of a filled sheet; `version` photographs an earlier version of the layout, `pen`
     writes every real digit (with `real`) with that pen, `height` at that height (fill_sheet);
-    `printer` prints the sheet before it is written on (black on white paper by default)."""
+    `printer` prints the sheet before it is written on (black on white paper by default);
+    `scanner` scans it instead of a phone photographing it (`shot` then only names its file
+    format and JPEG quality for `save_photo`)."""
     rng = np.random.default_rng([seed, 99])
     mode = mode or str(rng.choice(["duel", "duel", "solo"]))
     paper = paper or (Paper.A4 if rng.random() < 0.6 else Paper.LETTER)
@@ -582,6 +644,10 @@ def make_photo(
     if edit is not None:
         edit(sheet, sheet_geometry(blank.tag.layout, blank.tag.paper, blank.tag.version))
     shot = shot or random_shot(rng, size)
+    if scanner is not None:
+        shot = Shot(size=size, jpeg_quality=scanner.jpeg_quality or 95, seed=scanner.seed)
+        save_photo(scanner.scans(sheet), out, shot)
+        return CorpusPhoto(out, truth, blank.tag, mode, shot)
     photo = photograph(sheet, shot)
     save_photo(photo, out, shot)
     return CorpusPhoto(out, truth, blank.tag, mode, shot)

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from printgen.cli import cli
 from printgen.errors import LayoutError
 from printgen.games.one_page_war.geometry import SheetTag
-from printgen.games.one_page_war.reader import read
+from printgen.games.one_page_war.reader import read, read_photo
 from printgen.games.one_page_war.reader.errors import (
     DamagedImage,
     ForeignSheet,
@@ -118,6 +118,38 @@ def test_a_webp_photo_reads(tmp_path: Path) -> None:
     assert result.located.tag.sheet_id == photo.tag.sheet_id
     for r in result.reading.all:
         assert r.value == photo.truth[photo_corpus.key(r.element)] or r.unsure
+
+
+@pytest.mark.parametrize(
+    ("scanner", "name", "washed_out"),
+    [
+        # A 400 dpi colour scan saved as PNG, laid upside down, the scanner's white over the
+        # paper's: nothing clipped. (16 MP: averaged down on loading, as a JPEG is decoded.)
+        (
+            photo_corpus.Scanner(dpi=400, white=1.07, turned=True, noise=0.5, jpeg_quality=None),
+            "a.png",
+            False,
+        ),
+        # A 200 dpi grey JPEG whose white is 8 % under the paper's: the paper clipped to white.
+        (photo_corpus.Scanner(dpi=200, white=0.92, grey=True, skew_deg=-1.5), "b.jpg", True),
+    ],
+)
+def test_a_scan_reads_and_says_how_to_scan_when_its_paper_is_washed_out(
+    scanner: photo_corpus.Scanner, name: str, washed_out: bool, tmp_path: Path
+) -> None:
+    from printgen.materials import PhotoOptions
+
+    path = tmp_path / name
+    photo = photo_corpus.make_photo(path, 33, mode="duel", scanner=scanner)
+    assert load_photo(path).shape[0] <= 2400  # a 400 dpi scan is 4677 pixels long
+    report = read_photo(path, PhotoOptions(partial=True))
+    assert report.tag.sheet_id == photo.tag.sheet_id
+    for r in report.reading.all:
+        assert r.value == photo.truth[photo_corpus.key(r.element)] or r.unsure
+    washed = [a for a in report.advice if "the paper is washed out" in a]
+    assert bool(washed) == washed_out, report.advice
+    # Seen straight on and filling the picture: the advice is a scanner's, not a phone's.
+    assert all("scan in colour or grey" in a and "tap the sheet" not in a for a in washed)
 
 
 def test_text_named_like_a_photo_is_not_an_image(tmp_path: Path, runner: CliRunner) -> None:

@@ -840,8 +840,10 @@ class SheetReading:
         return self.squares + self.ticks + self.allies
 
 
-# A cell this much washed out to pure white (glare off the paper) may hide pencil.
-GLARE_LEVEL = 250
+# A cell this much washed out to pure white (glare off the paper) may hide pencil. Paper at
+# 250 to 252 is bright, not clipped (a scanner whose white lies just above the paper's puts it
+# there), and loses no mark: docs/reader.md, "Scans".
+GLARE_LEVEL = 253
 GLARE_SHARE = 0.08
 # Glare is light reflected off the sheet's surface, over ink and print alike; white paper shot
 # bright (a phone exposing for a dark table) clips the paper and the lightest writing with it,

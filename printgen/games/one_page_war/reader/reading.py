@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import cv2
 import numpy as np
 
 from printgen.errors import PrintgenError
@@ -51,6 +52,7 @@ class Read:
     rectified: np.ndarray
     reading: SheetReading
     timings: dict[str, float]
+    scanned: bool = False  # the sheet seen straight on and filling the picture (`_scanned`)
 
 
 def prepare() -> None:
@@ -76,6 +78,7 @@ def read(path: Path, started: HeadStart | None = None) -> Read:
     located = locate(grey, str(path), markers)
     timings["locate"] = time.perf_counter() - start
     rectified = rectify(grey, located)
+    scanned = _scanned(located, grey.shape)
     del grey
     located = _settled(located, rectified)
     ink = Ink.of(rectified)
@@ -87,7 +90,7 @@ def read(path: Path, started: HeadStart | None = None) -> Read:
     _refuse_soft(sheet, located, str(path))
     reading = cross_check(sheet, layout, rules_mode)
     timings["read"] = time.perf_counter() - start
-    return Read(located, rectified, reading, timings)
+    return Read(located, rectified, reading, timings, scanned)
 
 
 def read_photo(path: Path, options: PhotoOptions, started: HeadStart | None = None) -> PhotoReport:
@@ -109,7 +112,7 @@ def read_photo(path: Path, options: PhotoOptions, started: HeadStart | None = No
         reading=reading,
         toml=toml,
         mapping=mapping,
-        advice=located.advice + _glare_advice(reading) + reading.notes,
+        advice=located.advice + _glare_advice(reading, result.scanned) + reading.notes,
         score=score,
         score_problem=problem,
         players=players or players_for(mode),
@@ -162,16 +165,42 @@ def _settled(located: Located, rectified: np.ndarray) -> Located:
     return replace(located, geometry=settled.geometry, advice=located.advice + advice)
 
 
-def _glare_advice(reading: SheetReading) -> tuple[str, ...]:
+# A scan shows the sheet with no perspective and fills the picture with it; a phone's photo
+# does neither by this much (docs/reader.md, "Scans").
+SCAN_SQUARE = 0.02  # opposite sides of the sheet as long as each other, to this share
+SCAN_FILL = 0.75  # the sheet covers this share of the picture
+
+
+def _scanned(located: Located, shape: tuple[int, ...]) -> bool:
+    """Whether the picture is a scan (a flatbed's, or a phone's scanning app's): the sheet seen
+    straight on and filling it. Only the advice for washed-out paper depends on it."""
+    g = located.geometry
+    corners = np.array([(0, 0), (g.width, 0), (g.width, g.height), (0, g.height)], np.float64)
+    to_photo = np.linalg.inv(located.homography)
+    seen = cv2.perspectiveTransform((corners * PX_PER_MM).reshape(-1, 1, 2), to_photo)
+    top, right, bottom, left = (
+        float(np.linalg.norm(seen[(i + 1) % 4, 0] - seen[i, 0])) for i in range(4)
+    )
+    square = max(abs(top - bottom) / max(top, bottom), abs(left - right) / max(left, right))
+    fill = cv2.contourArea(seen.astype(np.float32)) / (shape[0] * shape[1])
+    return square <= SCAN_SQUARE and fill >= SCAN_FILL
+
+
+def _glare_advice(reading: SheetReading, scanned: bool = False) -> tuple[str, ...]:
     glared = sum(1 for r in reading.all if "glare over" in r.why)
     bright = sum(1 for r in reading.all if "shot too bright" in r.why)
     advice = []
     if glared:
         advice.append(f"glare washes out {glared} cell(s): turn off the flash or move the lamp")
     if bright:
+        help_ = (
+            "scan in colour or grey with the brightness a step lower, with no whitening "
+            '(a scanning app\'s "document" filter whitens)'
+            if scanned
+            else "tap the sheet on the screen so that the phone exposes for it"
+        )
         advice.append(
-            f"the paper is washed out in {bright} cell(s), where a light mark may be lost: "
-            "tap the sheet on the screen so that the phone exposes for it"
+            f"the paper is washed out in {bright} cell(s), where a light mark may be lost: {help_}"
         )
     return tuple(advice)
 
