@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import struct
 import sys
 import zlib
@@ -171,3 +172,30 @@ def test_a_sheet_photographed_from_the_side_is_refused_with_the_angle_named(
     photo_corpus.make_photo(path, 4, SMALL, mode="duel", paper=photo_corpus.Paper.A4, shot=shot)
     with pytest.raises(PoorPhoto, match="far side.*steep angle: hold the phone above the sheet"):
         read(path)
+
+
+@pytest.mark.parametrize(("side_by_side", "seed"), [(True, 1), (False, 3)])
+def test_a_photo_of_two_sheets_is_refused(
+    side_by_side: bool, seed: int, tmp_path: Path, runner: CliRunner
+) -> None:
+    from printgen.games.one_page_war.reader.errors import SeveralSheets
+
+    # Two played sheets on the table, in one photo. Read, it gave one sheet's score and said
+    # nothing of the other; which one the player meant is theirs to say.
+    sheets = []
+    for s in (seed, seed + 1):
+        rng = np.random.default_rng([s, 99])
+        blank = photo_corpus.blank_sheet(photo_corpus.Paper.A4, "duel")
+        truth = photo_corpus.random_game(rng, "duel")
+        sheets.append(photo_corpus.fill_sheet(blank, truth, s))
+    axis = 1 if side_by_side else 0
+    table = np.full_like(sheets[0], 90)[:, :150] if side_by_side else sheets[0][:150] * 0 + 90
+    both = np.concatenate([sheets[0], table, sheets[1]], axis=axis)
+    shot = replace(GENTLE, size=(4032, 3024), fill=0.95, seed=seed)
+    path = tmp_path / "two.jpg"
+    photo_corpus.save_photo(photo_corpus.photograph(both, shot), path, shot)
+    message = "holds more than one sheet (all four corner markers are in it twice)"
+    with pytest.raises(SeveralSheets, match=re.escape(message)):
+        read(path)
+    code, output = _score(runner, path, tmp_path)
+    assert code == 1 and "photograph one sheet at a time" in output

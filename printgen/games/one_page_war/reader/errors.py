@@ -35,6 +35,10 @@ class MarkerMissing(PhotoError):
     """Some of the four corner markers were not found (covered, cut off, in glare)."""
 
 
+class SeveralSheets(PhotoError):
+    """The photo holds more than one sheet: which one to read is the player's to say."""
+
+
 class ForeignSheet(PhotoError):
     """The QR code belongs to another game, or names a layout or version this printgen lacks."""
 

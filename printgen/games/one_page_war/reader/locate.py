@@ -43,6 +43,7 @@ from printgen.games.one_page_war.reader.errors import (
     MarkerMissing,
     NoSheet,
     PoorPhoto,
+    SeveralSheets,
 )
 from printgen.games.one_page_war.reader.markers import (
     CORNER_NAMES,
@@ -217,6 +218,19 @@ def locate(grey: np.ndarray, source: str, found: Markers | None = None) -> Locat
     markers = found if found is not None else find_markers(grey)
     if not markers.found:
         _refuse_no_markers(grey, source)
+    if len(markers.twice) >= 2:
+        # Which sheet the player meant is theirs to say, and the larger of each marker could
+        # come from either sheet (one photo read so gave one sheet's cells, the other ignored).
+        corners = ", ".join(CORNER_NAMES[i] for i in sorted(markers.twice))
+        twice = (
+            "all four corner markers are"
+            if len(markers.twice) == 4
+            else f"the {corners} markers are each"
+        )
+        raise SeveralSheets(
+            f"{source}: the photo holds more than one sheet ({twice} in it twice): "
+            "photograph one sheet at a time, the others out of the picture"
+        )
     markers = search_again(grey, markers, geometries)
     if not markers.enough:
         _refuse_missing(grey, markers, geometries, source)

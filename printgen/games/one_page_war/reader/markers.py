@@ -43,6 +43,8 @@ RESEARCH_TOLERANCE_MM = 5.0
 class Markers:
     found: dict[int, np.ndarray]  # ArUco id -> its 4 corners in the photo (x, y)
     recovered: frozenset[int] = field(default_factory=frozenset)  # found by the second look
+    # Ids found a second time far from the first (`_seen_twice`): another sheet in the photo.
+    twice: frozenset[int] = field(default_factory=frozenset)
 
     @property
     def ids(self) -> frozenset[int]:
@@ -73,20 +75,44 @@ def _detector(tolerant: bool) -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(dictionary, parameters)
 
 
+def _candidates(grey: np.ndarray, tolerant: bool = False) -> list[tuple[int, np.ndarray]]:
+    """Every corner marker ArUco finds in `grey`: (id, its 4 corners)."""
+    corners, ids, _ = _detector(tolerant).detectMarkers(grey)
+    if ids is None:
+        return []
+    return [
+        (int(marker_id), quad.reshape(4, 2))
+        for quad, marker_id in zip(corners, ids.ravel(), strict=True)
+        if int(marker_id) in CORNER_NAMES
+    ]
+
+
+def _largest(candidates: list[tuple[int, np.ndarray]]) -> dict[int, np.ndarray]:
+    """One marker an id: of two candidates, the larger (the real marker, not a reflection)."""
+    found: dict[int, np.ndarray] = {}
+    for mid, quad in candidates:
+        if mid not in found or cv2.contourArea(quad) > cv2.contourArea(found[mid]):
+            found[mid] = quad
+    return found
+
+
+def _seen_twice(candidates: list[tuple[int, np.ndarray]]) -> frozenset[int]:
+    """The ids found at two places more than three marker sides apart: a second sheet's
+    markers (the same marker found in the small copy and in the photo lies at one place)."""
+    twice = set()
+    for i, (a, qa) in enumerate(candidates):
+        for b, qb in candidates[i + 1 :]:
+            if a != b:
+                continue
+            side = np.sqrt(max(cv2.contourArea(qa), cv2.contourArea(qb), 1.0))
+            if np.linalg.norm(qa.mean(axis=0) - qb.mean(axis=0)) > 3 * side:
+                twice.add(a)
+    return frozenset(twice)
+
+
 def detect(grey: np.ndarray, tolerant: bool = False) -> dict[int, np.ndarray]:
     """The sheet's markers ArUco finds in `grey`, by id."""
-    corners, ids, _ = _detector(tolerant).detectMarkers(grey)
-    found: dict[int, np.ndarray] = {}
-    if ids is not None:
-        for quad, marker_id in zip(corners, ids.ravel(), strict=True):
-            mid = int(marker_id)
-            if mid not in CORNER_NAMES:
-                continue
-            quad = quad.reshape(4, 2)
-            # Two candidates with one id: keep the larger (the real marker, not a reflection).
-            if mid not in found or cv2.contourArea(quad) > cv2.contourArea(found[mid]):
-                found[mid] = quad
-    return found
+    return _largest(_candidates(grey, tolerant))
 
 
 def _refine(grey: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -103,12 +129,18 @@ def find_markers(grey: np.ndarray) -> Markers:
     k = min(1.0, SEARCH_LONG_SIDE / max(grey.shape))
     if k < 1.0:
         small = cv2.resize(grey, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
-        found = {i: (q + 0.5) / k - 0.5 for i, q in detect(small).items()}
+        candidates = [(i, (q + 0.5) / k - 0.5) for i, q in _candidates(small)]
+        found = _largest(candidates)
         if len(found) < 4:  # small markers: search the whole photo
-            found |= detect(grey)
+            in_photo = _candidates(grey)
+            found |= _largest(in_photo)
+            candidates += in_photo
     else:
-        found = detect(grey)
-    return Markers({i: _refine(grey, quad) for i, quad in found.items()})
+        candidates = _candidates(grey)
+        found = _largest(candidates)
+    return Markers(
+        {i: _refine(grey, quad) for i, quad in found.items()}, twice=_seen_twice(candidates)
+    )
 
 
 def marker_corners_mm(geometry: SheetGeometry) -> dict[int, np.ndarray]:
@@ -283,7 +315,7 @@ def search_again(
             if quad is not None:
                 found[marker_id] = quad
                 recovered.add(marker_id)
-    return Markers(found, markers.recovered | frozenset(recovered))
+    return Markers(found, markers.recovered | frozenset(recovered), markers.twice)
 
 
 def placement(markers: Markers, geometries: Iterable[SheetGeometry], shape: tuple[int, ...]) -> str:
