@@ -174,6 +174,21 @@ def test_a_sheet_photographed_from_the_side_is_refused_with_the_angle_named(
         read(path)
 
 
+def _two_sheets(seed: int) -> tuple[list[np.ndarray], list[dict[photo_corpus.Key, str]]]:
+    sheets, truths = [], []
+    for s in (seed, seed + 1):
+        rng = np.random.default_rng([s, 99])
+        blank = photo_corpus.blank_sheet(photo_corpus.Paper.A4, "duel")
+        truths.append(photo_corpus.random_game(rng, "duel"))
+        sheets.append(photo_corpus.fill_sheet(blank, truths[-1], s))
+    return sheets, truths
+
+
+def _photographed(table: np.ndarray, seed: int, path: Path) -> None:
+    shot = replace(GENTLE, size=(4032, 3024), fill=0.95, seed=seed)
+    photo_corpus.save_photo(photo_corpus.photograph(table, shot), path, shot)
+
+
 @pytest.mark.parametrize(("side_by_side", "seed"), [(True, 1), (False, 3)])
 def test_a_photo_of_two_sheets_is_refused(
     side_by_side: bool, seed: int, tmp_path: Path, runner: CliRunner
@@ -182,20 +197,31 @@ def test_a_photo_of_two_sheets_is_refused(
 
     # Two played sheets on the table, in one photo. Read, it gave one sheet's score and said
     # nothing of the other; which one the player meant is theirs to say.
-    sheets = []
-    for s in (seed, seed + 1):
-        rng = np.random.default_rng([s, 99])
-        blank = photo_corpus.blank_sheet(photo_corpus.Paper.A4, "duel")
-        truth = photo_corpus.random_game(rng, "duel")
-        sheets.append(photo_corpus.fill_sheet(blank, truth, s))
+    sheets, _ = _two_sheets(seed)
     axis = 1 if side_by_side else 0
-    table = np.full_like(sheets[0], 90)[:, :150] if side_by_side else sheets[0][:150] * 0 + 90
-    both = np.concatenate([sheets[0], table, sheets[1]], axis=axis)
-    shot = replace(GENTLE, size=(4032, 3024), fill=0.95, seed=seed)
+    gap = np.full_like(sheets[0], 90)[:, :150] if side_by_side else sheets[0][:150] * 0 + 90
     path = tmp_path / "two.jpg"
-    photo_corpus.save_photo(photo_corpus.photograph(both, shot), path, shot)
+    _photographed(np.concatenate([sheets[0], gap, sheets[1]], axis=axis), seed, path)
     message = "holds more than one sheet (all four corner markers are in it twice)"
     with pytest.raises(SeveralSheets, match=re.escape(message)):
         read(path)
     code, output = _score(runner, path, tmp_path)
     assert code == 1 and "photograph one sheet at a time" in output
+
+
+def test_a_corner_of_another_sheet_in_the_photo_is_not_taken_for_this_ones(
+    tmp_path: Path,
+) -> None:
+    # Beside the sheet, another sheet's bottom-left corner and its marker. Of the two
+    # bottom-left markers the larger was kept, here the other sheet's, and the photo was
+    # refused. The one that lies on a flat sheet with the other three is this sheet's.
+    sheets, truths = _two_sheets(50)
+    k = photo_corpus.SHEET_PX_PER_MM
+    corner = np.full_like(sheets[1], 90)[:, : int(40 * k)]
+    corner[-int(40 * k) :] = sheets[1][-int(40 * k) :, : int(40 * k)]
+    gap = np.full_like(sheets[0], 90)[:, :100]
+    path = tmp_path / "corner.jpg"
+    _photographed(np.concatenate([sheets[0], gap, corner], axis=1), 5, path)
+    result = read(path)
+    for r in result.reading.all:
+        assert r.value == truths[0][photo_corpus.key(r.element)] or r.unsure

@@ -204,6 +204,24 @@ def _fit(grey: np.ndarray, markers: Markers, candidate: Candidate) -> Fit | None
     return Fit(candidate, refined.to_mm, refined.residual_mm, refined.matched)
 
 
+def _on_one_sheet(markers: Markers, geometries: list[SheetGeometry]) -> Markers:
+    """Of a marker found at two places (a corner of another sheet in the photo too), the place
+    that lies on one flat sheet with the other markers (the least RMS error over the sheets it
+    may be). The larger of the two, kept first, was the other sheet's as often as not, and the
+    photo was refused: a sheet bent by 58 to 61 mm, or one photographed from the side."""
+    (marker_id,) = markers.twice
+
+    def error(m: Markers) -> float:
+        fits = []
+        for geometry in geometries:
+            to_photo = sheet_to_photo(m, geometry)
+            if to_photo is not None:
+                fits.append(_marker_error(np.linalg.inv(to_photo), _anchors(m, geometry)))
+        return min(fits, default=np.inf)
+
+    return min((markers, markers.swapped(marker_id)), key=error)
+
+
 def _fits(grey: np.ndarray, markers: Markers, candidates: tuple[Candidate, ...]) -> list[Fit]:
     """Each candidate sheet laid on the photo; those refined on the grid must agree with it."""
     fits = [f for c in candidates if (f := _fit(grey, markers, c)) is not None]
@@ -231,6 +249,8 @@ def locate(grey: np.ndarray, source: str, found: Markers | None = None) -> Locat
             f"{source}: the photo holds more than one sheet ({twice} in it twice): "
             "photograph one sheet at a time, the others out of the picture"
         )
+    if markers.twice:
+        markers = _on_one_sheet(markers, geometries)
     markers = search_again(grey, markers, geometries)
     if not markers.enough:
         _refuse_missing(grey, markers, geometries, source)

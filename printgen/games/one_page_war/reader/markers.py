@@ -43,8 +43,17 @@ RESEARCH_TOLERANCE_MM = 5.0
 class Markers:
     found: dict[int, np.ndarray]  # ArUco id -> its 4 corners in the photo (x, y)
     recovered: frozenset[int] = field(default_factory=frozenset)  # found by the second look
-    # Ids found a second time far from the first (`_seen_twice`): another sheet in the photo.
-    twice: frozenset[int] = field(default_factory=frozenset)
+    # An id's second place, far from the first (`_seen_twice`): another sheet in the photo.
+    others: dict[int, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def twice(self) -> frozenset[int]:
+        return frozenset(self.others)
+
+    def swapped(self, marker_id: int) -> Markers:
+        """The same markers with `marker_id` taken at its other place."""
+        found = {**self.found, marker_id: self.others[marker_id]}
+        return Markers(found, self.recovered, {marker_id: self.found[marker_id]})
 
     @property
     def ids(self) -> frozenset[int]:
@@ -96,18 +105,21 @@ def _largest(candidates: list[tuple[int, np.ndarray]]) -> dict[int, np.ndarray]:
     return found
 
 
-def _seen_twice(candidates: list[tuple[int, np.ndarray]]) -> frozenset[int]:
-    """The ids found at two places more than three marker sides apart: a second sheet's
-    markers (the same marker found in the small copy and in the photo lies at one place)."""
-    twice = set()
-    for i, (a, qa) in enumerate(candidates):
-        for b, qb in candidates[i + 1 :]:
-            if a != b:
-                continue
-            side = np.sqrt(max(cv2.contourArea(qa), cv2.contourArea(qb), 1.0))
-            if np.linalg.norm(qa.mean(axis=0) - qb.mean(axis=0)) > 3 * side:
-                twice.add(a)
-    return frozenset(twice)
+def _seen_twice(
+    candidates: list[tuple[int, np.ndarray]], found: dict[int, np.ndarray]
+) -> dict[int, np.ndarray]:
+    """For each id also found more than three marker sides away from where it was kept
+    (`found`), its largest such place: a second sheet's marker (the same marker found in the
+    small copy and in the photo lies at one place)."""
+    others: dict[int, np.ndarray] = {}
+    for mid, quad in candidates:
+        kept = found[mid]
+        side = np.sqrt(max(cv2.contourArea(quad), cv2.contourArea(kept), 1.0))
+        if np.linalg.norm(quad.mean(axis=0) - kept.mean(axis=0)) <= 3 * side:
+            continue
+        if mid not in others or cv2.contourArea(quad) > cv2.contourArea(others[mid]):
+            others[mid] = quad
+    return others
 
 
 def detect(grey: np.ndarray, tolerant: bool = False) -> dict[int, np.ndarray]:
@@ -138,8 +150,10 @@ def find_markers(grey: np.ndarray) -> Markers:
     else:
         candidates = _candidates(grey)
         found = _largest(candidates)
+    others = _seen_twice(candidates, found)
     return Markers(
-        {i: _refine(grey, quad) for i, quad in found.items()}, twice=_seen_twice(candidates)
+        {i: _refine(grey, quad) for i, quad in found.items()},
+        others={i: _refine(grey, quad) for i, quad in others.items()},
     )
 
 
@@ -315,7 +329,7 @@ def search_again(
             if quad is not None:
                 found[marker_id] = quad
                 recovered.add(marker_id)
-    return Markers(found, markers.recovered | frozenset(recovered), markers.twice)
+    return Markers(found, markers.recovered | frozenset(recovered), markers.others)
 
 
 def placement(markers: Markers, geometries: Iterable[SheetGeometry], shape: tuple[int, ...]) -> str:
