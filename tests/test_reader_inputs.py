@@ -8,6 +8,7 @@ import sys
 import zlib
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -152,6 +153,21 @@ def test_a_scan_reads_and_says_how_to_scan_when_its_paper_is_washed_out(
     assert all("scan in colour or grey" in a and "tap the sheet" not in a for a in washed)
 
 
+def test_a_jpeg_from_a_108_mp_camera_reads(tmp_path: Path) -> None:
+    # Phones with 108 and 200 MP modes write JPEGs past the 50 MP a PNG may have: decoded at a
+    # quarter or an eighth of their sides, they are read as any photo.
+    small = tmp_path / "small.jpg"
+    photo = photo_corpus.make_photo(small, 34, SMALL, mode="duel", shot=GENTLE)
+    grey = cv2.imread(str(small), cv2.IMREAD_GRAYSCALE)
+    big = tmp_path / "big.jpg"
+    cv2.imwrite(str(big), cv2.resize(grey, (12000, 9000)), [cv2.IMWRITE_JPEG_QUALITY, 80])
+    assert load_photo(big).shape == (2250, 3000)
+    result = read(big)
+    assert result.located.tag.sheet_id == photo.tag.sheet_id
+    for r in result.reading.all:
+        assert r.value == photo.truth[photo_corpus.key(r.element)] or r.unsure
+
+
 def test_text_named_like_a_photo_is_not_an_image(tmp_path: Path, runner: CliRunner) -> None:
     path = tmp_path / "notes.webp"
     path.write_text("nothing to see")
@@ -245,7 +261,9 @@ def test_jpegs_out_of_the_ordinary_go_to_pillow(tmp_path: Path) -> None:
         load_photo(cut)
 
 
-@pytest.mark.parametrize(("height", "width", "said"), [(9000, 9000, "81 MP"), (200, 1000, "300")])
+@pytest.mark.parametrize(
+    ("height", "width", "said"), [(15000, 15000, "over the 178 MP"), (200, 1000, "300")]
+)
 def test_a_jpeg_header_claiming_a_size_the_reader_refuses_is_refused_before_decoding(
     tmp_path: Path, height: int, width: int, said: str
 ) -> None:

@@ -19,6 +19,9 @@ if TYPE_CHECKING:  # numpy loads with the reader, not with `file_kind` (the CLI'
     import numpy as np
 
 MAX_PIXELS = 50_000_000
+# A JPEG is decoded at a reduced DCT scale (an eighth of a 108 or 200 MP phone photo's sides is
+# 2 to 3 MP), so it may be as large as Pillow opens without calling it a decompression bomb.
+MAX_JPEG_PIXELS = 2 * 89_478_485
 # A sheet whose squares can be read spans at least this many pixels on the photo's short side,
 # and no photo of a landscape sheet is narrower than this ratio.
 MIN_SHORT_SIDE = 300
@@ -96,11 +99,11 @@ def load_photo(path: Path, long_side: int = WORKING_LONG_SIDE) -> np.ndarray:
     return _decoded_by_pillow(path, kind, long_side)
 
 
-def _check_size(path: Path, width: int, height: int) -> None:
-    if width * height > MAX_PIXELS:
+def _check_size(path: Path, width: int, height: int, limit: int = MAX_PIXELS) -> None:
+    if width * height > limit:
         raise ImageTooLarge(
             f"{path}: {width} x {height} pixels ({width * height / 1e6:.0f} MP) is over the "
-            f"{MAX_PIXELS // 1_000_000} MP the reader accepts; take or export the photo smaller"
+            f"{limit // 1_000_000} MP the reader accepts; take or export the photo smaller"
         )
     if min(width, height) < MIN_SHORT_SIDE or max(width, height) > MAX_ASPECT * min(width, height):
         raise ImageTooSmall(
@@ -173,7 +176,7 @@ def _plain_jpeg(path: Path, long_side: int) -> np.ndarray | None:
     if bits != 8 or components not in (1, 3):
         return None
     try:
-        _check_size(path, width, height)
+        _check_size(path, width, height, MAX_JPEG_PIXELS)
     except (ImageTooLarge, ImageTooSmall):
         return None  # refused by Pillow's own reading of the header, which is the one to trust
     flag = {
@@ -202,14 +205,16 @@ def _decoded_by_pillow(path: Path, kind: str | None, long_side: int) -> np.ndarr
             raise _not_a_photo(path, kind)
     try:
         with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            # Pillow warns past half its limit; the reader's limits are checked below.
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             image = Image.open(path)
     except UnidentifiedImageError:
         raise _not_a_photo(path, kind) from None
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+    except Image.DecompressionBombError:
         raise ImageTooLarge(
-            f"{path}: the image is too large to decode safely; use a photo of at most "
-            f"{MAX_PIXELS // 1_000_000} megapixels"
+            f"{path}: the image is too large to decode safely, over the "
+            f"{MAX_JPEG_PIXELS // 1_000_000} MP the reader accepts of a JPEG (a PNG or WebP: "
+            f"{MAX_PIXELS // 1_000_000} MP); take or export the photo smaller"
         ) from None
     except ValueError as error:
         # Pillow refuses metadata it would have to inflate without bound (a colour profile or
@@ -224,8 +229,9 @@ def _decoded_by_pillow(path: Path, kind: str | None, long_side: int) -> np.ndarr
         if image.format not in PHOTO_FORMATS:
             raise _not_a_photo(path, kind or f"a {image.format} image")
         width, height = image.size
-        _check_size(path, width, height)
-        if image.format in ("JPEG", "MPO"):
+        jpeg = image.format in ("JPEG", "MPO")
+        _check_size(path, width, height, MAX_JPEG_PIXELS if jpeg else MAX_PIXELS)
+        if jpeg:
             scale = _scale(width, height, long_side)
             image.draft("L", (-(-width // scale), -(-height // scale)))
         try:
