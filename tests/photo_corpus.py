@@ -303,6 +303,7 @@ def fill_sheet(
     far_upright: bool = False,
     rubbed_out: float = 0.0,
     skips: float = 0.0,
+    ink: tuple[float, float, float] | None = None,
 ) -> np.ndarray:
     """The blank sheet with each cell's truth written in by two writers (with `far_upright`, the
     far side's marks written the near player's way up, as a solo player may). With `real`, every
@@ -311,7 +312,8 @@ def fill_sheet(
     inside the square's line, past 1 over the line); stars, S and ticks stay the writers' own.
     `rubbed_out`: the share of real numbers written over another digit rubbed out first, as
     Armored support and Air raid ask (what an eraser leaves: 10 to 35 % of the ink, smudged).
-    `skips`: the share of real numbers written with a pen that skips (1 to 3 gaps a digit)."""
+    `skips`: the share of real numbers written with a pen that skips (1 to 3 gaps a digit).
+    `ink`: every mark in that colour (RGB, 0 to 1) instead of the writers' black or blue."""
     rng = np.random.default_rng([seed, 17])
     real_rng = np.random.default_rng([seed, 19])
     rub_rng = np.random.default_rng([seed, 23])
@@ -328,6 +330,8 @@ def fill_sheet(
         else np.array(rng.choice([[0.1, 0.1, 0.12], [0.12, 0.15, 0.5]]))
         for side, w in writers.items()
     }
+    if ink is not None:
+        colours = dict.fromkeys(colours, np.array(ink))
     geometry = sheet_geometry(blank.tag.layout, blank.tag.paper, blank.tag.version)
     for e in geometry.elements:
         value = truth.get(key(e))
@@ -625,12 +629,13 @@ def make_photo(
     skips: float = 0.0,
     printer: Printer | None = None,
     scanner: Scanner | None = None,
+    ink: tuple[float, float, float] | None = None,
 ) -> CorpusPhoto:
     """A photo of a filled sheet; `version` photographs an earlier version of the layout, `pen`
     writes every real digit (with `real`) with that pen, `height` at that height (fill_sheet);
     `printer` prints the sheet before it is written on (black on white paper by default);
     `scanner` scans it instead of a phone photographing it (`shot` then only names its file
-    format and JPEG quality for `save_photo`)."""
+    format and JPEG quality for `save_photo`); `ink` writes every mark in that colour."""
     rng = np.random.default_rng([seed, 99])
     mode = mode or str(rng.choice(["duel", "duel", "solo"]))
     paper = paper or (Paper.A4 if rng.random() < 0.6 else Paper.LETTER)
@@ -639,7 +644,7 @@ def make_photo(
         blank = Blank(printer.prints(blank.image), blank.tag)
     truth = truth if truth is not None else random_game(rng, mode, finished, version)
     sheet = fill_sheet(
-        blank, truth, seed, held_out, real, pen, height, far_upright, rubbed_out, skips
+        blank, truth, seed, held_out, real, pen, height, far_upright, rubbed_out, skips, ink
     )
     if edit is not None:
         edit(sheet, sheet_geometry(blank.tag.layout, blank.tag.paper, blank.tag.version))

@@ -134,3 +134,27 @@ def test_a_faint_digit_whose_darkest_specks_pass_the_floor_is_not_settled_empty(
     for r in read(photo.path).reading.all:
         expected = photo.truth[photo_corpus.key(r.element)]
         assert r.value == expected or r.unsure, (photo_corpus.key(r.element), expected, r.value)
+
+
+@pytest.mark.parametrize("seed", [88, 91])
+def test_a_sheet_written_with_a_yellow_pen_has_no_silent_misread(seed: int, tmp_path: Path) -> None:
+    """Yellow ink is a fifth as dark as black in grey, under the faint floor once a 2 MP photo
+    has blurred it: these sheets read as empty squares and unticked boxes, surely (33 and 34
+    cells). In the photo's darkest colour channel, its blue, it is four fifths as dark."""
+    photo = photo_corpus.make_photo(
+        tmp_path / "sheet.jpg",
+        seed,
+        photo_corpus.SMALL,
+        mode="duel",
+        paper=photo_corpus.Paper.A4,
+        shot=photo_corpus.Shot(
+            size=photo_corpus.SMALL, tilt_deg=15, blur=0.5, noise=2, shadow=0.2, seed=seed
+        ),
+        ink=(0.95, 0.85, 0.2),
+    )
+    pale = 0
+    for r in read(photo.path).reading.all:
+        expected = photo.truth[photo_corpus.key(r.element)]
+        assert r.value == expected or r.unsure, (photo_corpus.key(r.element), expected, r.value)
+        pale += cells.PALE_WHY in r.why
+    assert pale >= 10

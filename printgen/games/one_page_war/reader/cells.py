@@ -935,10 +935,13 @@ def read_sheet(
     blur: Callable[[Element], float] | None = None,
     using: digits.Model | None = None,
     team: bool = False,
+    pale: Ink | None = None,
 ) -> SheetReading:
     """Every square, tick box and S space; `blur` gives the blur (mm) where an element stands;
-    with `rectified`, cells under glare made unsure; `team` for a team pack's sheet. The
-    shipped recogniser and its thresholds unless `using` names another model."""
+    with `rectified`, cells under glare made unsure; `team` for a team pack's sheet; `pale`, the
+    rectified sheet of the photo's darkest colour channel, where a cell read as empty must look
+    empty too.
+    The shipped recogniser and its thresholds unless `using` names another model."""
     model = using or digits.model()
     square_cells = geometry.select(Kind.SQUARE)
     allies_cells = geometry.select(Kind.ALLIES)
@@ -1021,4 +1024,33 @@ def read_sheet(
         for r, other in zip(squares, way.doubt, strict=True)
     )
     squares = faint(glare(written_faintly(squares, asked), [dark_writing(a.marks) for a in asked]))
+    if pale is not None:
+        squares = pale_doubted(squares, pale, SQUARE_INSET_MM)
+        ticks = pale_doubted(ticks, pale, TICK_INSET_MM, PALE_TICK_MM)
+        # Clear of the S space's rounded dashed corners (2 mm radius), which its own reading
+        # drops as it finds them but which, cut off at the inset, stand as tall as a mark.
+        allies = pale_doubted(allies, pale, ALLIES_INSET_MM + 1.5)
     return SheetReading(squares, ticks, allies, way.notes)
+
+
+PALE_WHY = "read as empty, but a mark in a pale colour stands in it (a yellow or light pen?)"
+# A tick box's inside is 4.2 mm: a short slash across it stands 2.5 mm tall.
+PALE_TICK_MM = 2.0
+
+
+def pale_doubted(
+    readings: tuple[Reading, ...], pale: Ink, inset: float, tallest: float = FAINT_MARK_MM
+) -> tuple[Reading, ...]:
+    """Cells read as empty surely where the ink of the photo's darkest colour channel (`pale`)
+    holds a mark `tallest` mm tall: writing in a yellow or light pen, which in grey stands under
+    the faint floor, so that a sheet written so read as empty squares and unticked boxes,
+    surely. Above the ink floor, not the faint one: in a colour channel JPEG's coarser colour
+    leaves blocks that the faint floor would take for marks."""
+    out = []
+    for r in readings:
+        if r.value in ("_", "empty") and not r.unsure:
+            marks = digits.significant_ink(crop(pale, r.element, inset))
+            if (marks_mm(marks) or 0.0) >= tallest:
+                r = r.doubt(PALE_WHY)
+        out.append(r)
+    return tuple(out)

@@ -89,14 +89,25 @@ def _not_a_photo(path: Path, kind: str | None) -> NotAnImage:
     )
 
 
-def load_photo(path: Path, long_side: int = WORKING_LONG_SIDE) -> np.ndarray:
-    """The photo as a uint8 greyscale array, upright as its EXIF orientation says."""
+def load_photo(path: Path, long_side: int = WORKING_LONG_SIDE, pale: bool = False) -> np.ndarray:
+    """The photo as a uint8 greyscale array, upright as its EXIF orientation says. With `pale`,
+    each pixel's darkest colour channel instead, at the same size: a pale ink shows there (a
+    yellow pen is a fifth as dark as black in grey and four fifths as dark in blue)."""
     kind = file_kind(path)
     if kind == "a JPEG photo":
-        plain = _plain_jpeg(path, long_side)
+        plain = _plain_jpeg(path, long_side, pale)
         if plain is not None:
             return plain
-    return _decoded_by_pillow(path, kind, long_side)
+    return _decoded_by_pillow(path, kind, long_side, pale)
+
+
+def _darkest_channel(colour: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    if colour.ndim == 2:
+        return colour
+    # Channel by channel: a minimum over the last axis of three is twenty times slower.
+    return np.minimum(np.minimum(colour[..., 0], colour[..., 1]), colour[..., 2])
 
 
 def _check_size(path: Path, width: int, height: int, limit: int = MAX_PIXELS) -> None:
@@ -154,7 +165,7 @@ def _pair(data: bytes, i: int) -> tuple[int, int]:
     return int.from_bytes(data[i : i + 2], "big"), int.from_bytes(data[i + 2 : i + 4], "big")
 
 
-def _plain_jpeg(path: Path, long_side: int) -> np.ndarray | None:
+def _plain_jpeg(path: Path, long_side: int, pale: bool = False) -> np.ndarray | None:
     """A complete 8-bit grey or colour JPEG, as phones write them, decoded by OpenCV: the same
     pixels as Pillow's (libjpeg's luminance, DCT-reduced, turned by the EXIF orientation) without
     importing Pillow and its plugins, about 30 ms of a fresh process (bench/bench_build.py). None
@@ -179,19 +190,31 @@ def _plain_jpeg(path: Path, long_side: int) -> np.ndarray | None:
         _check_size(path, width, height, MAX_JPEG_PIXELS)
     except (ImageTooLarge, ImageTooSmall):
         return None  # refused by Pillow's own reading of the header, which is the one to trust
+    scale = _scale(width, height, long_side)
+    if pale and components == 3:
+        flag = {
+            1: cv2.IMREAD_COLOR,
+            2: cv2.IMREAD_REDUCED_COLOR_2,
+            4: cv2.IMREAD_REDUCED_COLOR_4,
+            8: cv2.IMREAD_REDUCED_COLOR_8,
+        }[scale]
+        colour = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
+        return None if colour is None else _darkest_channel(colour)
     flag = {
         1: cv2.IMREAD_GRAYSCALE,
         2: cv2.IMREAD_REDUCED_GRAYSCALE_2,
         4: cv2.IMREAD_REDUCED_GRAYSCALE_4,
         8: cv2.IMREAD_REDUCED_GRAYSCALE_8,
-    }[_scale(width, height, long_side)]
+    }[scale]
     grey = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
     if grey is None or grey.ndim != 2:
         return None
     return grey
 
 
-def _decoded_by_pillow(path: Path, kind: str | None, long_side: int) -> np.ndarray:
+def _decoded_by_pillow(
+    path: Path, kind: str | None, long_side: int, pale: bool = False
+) -> np.ndarray:
     import numpy as np
     from PIL import Image, ImageOps, UnidentifiedImageError
 
@@ -233,11 +256,11 @@ def _decoded_by_pillow(path: Path, kind: str | None, long_side: int) -> np.ndarr
         _check_size(path, width, height, MAX_JPEG_PIXELS if jpeg else MAX_PIXELS)
         if jpeg:
             scale = _scale(width, height, long_side)
-            image.draft("L", (-(-width // scale), -(-height // scale)))
+            image.draft("RGB" if pale else "L", (-(-width // scale), -(-height // scale)))
         try:
             image.load()
             ImageOps.exif_transpose(image, in_place=True)  # no copy of a 35 MP scan's pixels
-            grey = image.convert("L")
+            grey = image.convert("RGB" if pale else "L")
             # A PNG or WebP has no DCT to decode at a reduced scale: averaged down by the same
             # factor instead (a 600 dpi scan is 35 MP), so that the rest works on what it needs.
             grey = grey.reduce(_scale(*grey.size, long_side))
@@ -246,4 +269,4 @@ def _decoded_by_pillow(path: Path, kind: str | None, long_side: int) -> np.ndarr
                 f"{path}: the image file is damaged or cut short ({error}); copy the photo "
                 "again from the phone"
             ) from None
-    return np.asarray(grey, dtype=np.uint8).copy()
+    return _darkest_channel(np.asarray(grey, dtype=np.uint8)).copy()
