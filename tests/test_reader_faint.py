@@ -139,7 +139,7 @@ def test_a_faint_digit_whose_darkest_specks_pass_the_floor_is_not_settled_empty(
 @pytest.mark.parametrize("seed", [88, 91])
 def test_a_sheet_written_with_a_yellow_pen_has_no_silent_misread(seed: int, tmp_path: Path) -> None:
     """Yellow ink is a fifth as dark as black in grey, under the faint floor once a 2 MP photo
-    has blurred it: these sheets read as empty squares and unticked boxes, surely (33 and 34
+    has blurred it: these sheets read as empty squares and unticked boxes, surely (49 and 36
     cells). In the photo's darkest colour channel, its blue, it is four fifths as dark."""
     photo = photo_corpus.make_photo(
         tmp_path / "sheet.jpg",
