@@ -658,6 +658,19 @@ def make_photo(
     return CorpusPhoto(out, truth, blank.tag, mode, shot)
 
 
+def unsure_for(photo: CorpusPhoto, why: str) -> int:
+    """Read the photo; every cell must be read as written or be unsure. How many cells are
+    unsure for `why` (a part of the reason the reader gives)."""
+    from printgen.games.one_page_war.reader import read
+
+    count = 0
+    for r in read(photo.path).reading.all:
+        expected = photo.truth[key(r.element)]
+        assert r.value == expected or r.unsure, (key(r.element), expected, r.value)
+        count += why in r.why
+    return count
+
+
 def _px(e: Element) -> tuple[slice, slice]:
     k = SHEET_PX_PER_MM
     return (slice(int(e.y * k), int((e.y + e.h) * k)), slice(int(e.x * k), int((e.x + e.w) * k)))

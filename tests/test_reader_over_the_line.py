@@ -124,12 +124,7 @@ def test_a_sheet_written_too_big_has_no_silent_misread(seed: int, tmp_path: Path
         real=real_digits.part("measure"),
         height=(1.15, 1.45),
     )
-    over = 0
-    for r in read(photo.path).reading.all:
-        expected = photo.truth[photo_corpus.key(r.element)]
-        assert r.value == expected or r.unsure, (photo_corpus.key(r.element), expected, r.value)
-        over += cells.OVER_THE_LINE_WHY in r.why
-    assert over >= 5
+    assert photo_corpus.unsure_for(photo, cells.OVER_THE_LINE_WHY) >= 5
 
 
 # --- writing against the line, inside the square ------------------------------------------
