@@ -260,7 +260,8 @@ def _decoded_by_pillow(
         try:
             image.load()
             ImageOps.exif_transpose(image, in_place=True)  # no copy of a 35 MP scan's pixels
-            grey = image.convert("RGB" if pale else "L")
+            mode = "RGB" if pale else "L"
+            grey = image if image.mode == mode else image.convert(mode)  # no copy of 35 MP
             # A PNG or WebP has no DCT to decode at a reduced scale: averaged down by the same
             # factor instead (a 600 dpi scan is 35 MP), so that the rest works on what it needs.
             grey = grey.reduce(_scale(*grey.size, long_side))
