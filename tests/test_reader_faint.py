@@ -148,3 +148,22 @@ def test_a_sheet_written_with_a_yellow_pen_has_no_silent_misread(seed: int, tmp_
         ink=(0.95, 0.85, 0.2),
     )
     assert photo_corpus.unsure_for(photo, cells.PALE_WHY) >= 10
+
+
+def test_ticks_in_a_light_pencil_are_not_read_as_empty_boxes(tmp_path: Path) -> None:
+    """A pencil 30 % dark: at 2 MP its ticks cover too little of their boxes to count, and the
+    twelve boxes of Land, Air and Sea on this sheet and one of Politics read as empty, surely.
+    The marks stand above the faint floor, as a square's faint writing does."""
+    seed = 91
+    photo = photo_corpus.make_photo(
+        tmp_path / "sheet.jpg",
+        seed,
+        photo_corpus.SMALL,
+        mode="duel",
+        paper=photo_corpus.Paper.A4,
+        shot=photo_corpus.Shot(
+            size=photo_corpus.SMALL, tilt_deg=15, blur=0.5, noise=2, shadow=0.2, seed=seed
+        ),
+        ink=(0.7, 0.7, 0.7),
+    )
+    assert photo_corpus.unsure_for(photo, cells.FAINT_TICK_WHY) >= 8

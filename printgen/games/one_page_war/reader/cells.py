@@ -1024,33 +1024,44 @@ def read_sheet(
         for r, other in zip(squares, way.doubt, strict=True)
     )
     squares = faint(glare(written_faintly(squares, asked), [dark_writing(a.marks) for a in asked]))
+    # A tick in a light pencil, too faint for the ink floor, covers too little of its box to
+    # count; the mark is still there above the faint floor, as a square's faint writing is.
+    ticks = marked_empties_doubted(
+        ticks, ink, TICK_INSET_MM, PALE_TICK_MM, digits.FAINT_FLOOR, FAINT_TICK_WHY
+    )
     if pale is not None:
-        squares = pale_doubted(squares, pale, SQUARE_INSET_MM)
-        ticks = pale_doubted(ticks, pale, TICK_INSET_MM, PALE_TICK_MM)
+        squares = marked_empties_doubted(squares, pale, SQUARE_INSET_MM)
+        ticks = marked_empties_doubted(ticks, pale, TICK_INSET_MM, PALE_TICK_MM)
         # Clear of the S space's rounded dashed corners (2 mm radius), which its own reading
         # drops as it finds them but which, cut off at the inset, stand as tall as a mark.
-        allies = pale_doubted(allies, pale, ALLIES_INSET_MM + 1.5)
+        allies = marked_empties_doubted(allies, pale, ALLIES_INSET_MM + 1.5)
     return SheetReading(squares, ticks, allies, way.notes)
 
 
 PALE_WHY = "read as empty, but a mark in a pale colour stands in it (a yellow or light pen?)"
+FAINT_TICK_WHY = "read as empty, but a faint mark stands in the box (a light pencil?)"
 # A tick box's inside is 4.2 mm: a short slash across it stands 2.5 mm tall.
 PALE_TICK_MM = 2.0
 
 
-def pale_doubted(
-    readings: tuple[Reading, ...], pale: Ink, inset: float, tallest: float = FAINT_MARK_MM
+def marked_empties_doubted(
+    readings: tuple[Reading, ...],
+    ink: InkMap,
+    inset: float,
+    tallest: float = FAINT_MARK_MM,
+    floor: float = digits.INK_FLOOR,
+    why: str = PALE_WHY,
 ) -> tuple[Reading, ...]:
-    """Cells read as empty surely where the ink of the photo's darkest colour channel (`pale`)
-    holds a mark `tallest` mm tall: writing in a yellow or light pen, which in grey stands under
-    the faint floor, so that a sheet written so read as empty squares and unticked boxes,
-    surely. Above the ink floor, not the faint one: in a colour channel JPEG's coarser colour
-    leaves blocks that the faint floor would take for marks."""
+    """Cells read as empty surely where `ink` holds a mark `tallest` mm tall above `floor`.
+    With the ink of the photo's darkest colour channel: writing in a yellow or light pen,
+    which in grey stands under the faint floor, so that a sheet written so read as empty
+    squares and unticked boxes, surely. There above the ink floor, not the faint one: in a
+    colour channel JPEG's coarser colour leaves blocks that the faint floor takes for marks."""
     out = []
     for r in readings:
         if r.value in ("_", "empty") and not r.unsure:
-            marks = digits.significant_ink(crop(pale, r.element, inset))
+            marks = digits.significant_ink(crop(ink, r.element, inset), floor)
             if (marks_mm(marks) or 0.0) >= tallest:
-                r = r.doubt(PALE_WHY)
+                r = r.doubt(why)
         out.append(r)
     return tuple(out)
