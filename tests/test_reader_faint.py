@@ -167,3 +167,16 @@ def test_ticks_in_a_light_pencil_are_not_read_as_empty_boxes(tmp_path: Path) -> 
         ink=(0.7, 0.7, 0.7),
     )
     assert photo_corpus.unsure_for(photo, cells.FAINT_TICK_WHY) >= 8
+
+
+def test_a_photo_under_a_warm_lamp_shows_no_pale_ink(tmp_path: Path) -> None:
+    """Under a lamp's warm light (blue at half the paper's brightness) the darkest channel is
+    blue, dim and blocky from JPEG's coarse colour: against the plain ink floor 3 empty cells
+    of this sheet showed a "pale" mark. The floor there rises as that channel's paper darkens."""
+    import cv2
+
+    path = tmp_path / "warm.jpg"
+    photo_corpus.make_photo(path, 26, photo_corpus.SMALL, mode="duel", shot=photo_corpus.GENTLE)
+    bgr = cv2.imread(str(path)).astype(np.float32) * np.array([0.5, 0.8, 1.0])
+    cv2.imwrite(str(path), np.clip(bgr, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 85])
+    assert not [r for r in read(path).reading.all if cells.PALE_WHY in r.why]

@@ -1030,11 +1030,12 @@ def read_sheet(
         ticks, ink, TICK_INSET_MM, PALE_TICK_MM, digits.FAINT_FLOOR, FAINT_TICK_WHY
     )
     if pale is not None:
-        squares = marked_empties_doubted(squares, pale, SQUARE_INSET_MM)
-        ticks = marked_empties_doubted(ticks, pale, TICK_INSET_MM, PALE_TICK_MM)
+        floor = pale_floor(ink, pale)
+        squares = marked_empties_doubted(squares, pale, SQUARE_INSET_MM, floor=floor)
+        ticks = marked_empties_doubted(ticks, pale, TICK_INSET_MM, PALE_TICK_MM, floor)
         # Clear of the S space's rounded dashed corners (2 mm radius), which its own reading
         # drops as it finds them but which, cut off at the inset, stand as tall as a mark.
-        allies = marked_empties_doubted(allies, pale, ALLIES_INSET_MM + 1.5)
+        allies = marked_empties_doubted(allies, pale, ALLIES_INSET_MM + 1.5, floor=floor)
     return SheetReading(squares, ticks, allies, way.notes)
 
 
@@ -1042,6 +1043,18 @@ PALE_WHY = "read as empty, but a mark in a pale colour stands in it (a yellow or
 FAINT_TICK_WHY = "read as empty, but a faint mark stands in the box (a light pencil?)"
 # A tick box's inside is 4.2 mm: a short slash across it stands 2.5 mm tall.
 PALE_TICK_MM = 2.0
+
+
+def pale_floor(ink: InkMap, pale: Ink) -> float:
+    """The ink floor in the darkest colour channel: digits.INK_FLOOR, raised as much as that
+    channel's paper is darker than the grey's. Under a lamp's warm light the darkest channel
+    is blue, at half the paper's brightness, and the noise and JPEG's coarse colour it carries
+    stand as dark as the ink floor once evened out (a pale pen stands at four fifths there)."""
+    grey = ink.rectified if isinstance(ink, Ink) else None
+    if grey is None:
+        return digits.INK_FLOOR
+    ratio = percentile(grey[::4, ::4], 50) / max(percentile(pale.rectified[::4, ::4], 50), 8.0)
+    return digits.INK_FLOOR * max(1.0, ratio)
 
 
 def marked_empties_doubted(
