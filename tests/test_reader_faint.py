@@ -131,12 +131,11 @@ def test_a_faint_digit_whose_darkest_specks_pass_the_floor_is_not_settled_empty(
         assert r.value == expected or r.unsure, (photo_corpus.key(r.element), expected, r.value)
 
 
-@pytest.mark.parametrize("seed", [88, 91])
-def test_a_sheet_written_with_a_yellow_pen_has_no_silent_misread(seed: int, tmp_path: Path) -> None:
-    """Yellow ink is a fifth as dark as black in grey, under the faint floor once a 2 MP photo
-    has blurred it: these sheets read as empty squares and unticked boxes, surely (49 and 36
-    cells). In the photo's darkest colour channel, its blue, it is four fifths as dark."""
-    photo = photo_corpus.make_photo(
+def _written_in(
+    ink: tuple[float, float, float], seed: int, tmp_path: Path
+) -> photo_corpus.CorpusPhoto:
+    """A duel sheet by the drawn writers, every mark in `ink`, photographed at 2 MP."""
+    return photo_corpus.make_photo(
         tmp_path / "sheet.jpg",
         seed,
         photo_corpus.SMALL,
@@ -145,8 +144,16 @@ def test_a_sheet_written_with_a_yellow_pen_has_no_silent_misread(seed: int, tmp_
         shot=photo_corpus.Shot(
             size=photo_corpus.SMALL, tilt_deg=15, blur=0.5, noise=2, shadow=0.2, seed=seed
         ),
-        ink=(0.95, 0.85, 0.2),
+        ink=ink,
     )
+
+
+@pytest.mark.parametrize("seed", [88, 91])
+def test_a_sheet_written_with_a_yellow_pen_has_no_silent_misread(seed: int, tmp_path: Path) -> None:
+    """Yellow ink is a fifth as dark as black in grey, under the faint floor once a 2 MP photo
+    has blurred it: these sheets read as empty squares and unticked boxes, surely (49 and 36
+    cells). In the photo's darkest colour channel, its blue, it is four fifths as dark."""
+    photo = _written_in((0.95, 0.85, 0.2), seed, tmp_path)
     assert photo_corpus.unsure_for(photo, cells.PALE_WHY) >= 10
 
 
@@ -154,18 +161,7 @@ def test_ticks_in_a_light_pencil_are_not_read_as_empty_boxes(tmp_path: Path) -> 
     """A pencil 30 % dark: at 2 MP its ticks cover too little of their boxes to count, and the
     twelve boxes of Land, Air and Sea on this sheet and one of Politics read as empty, surely.
     The marks stand above the faint floor, as a square's faint writing does."""
-    seed = 91
-    photo = photo_corpus.make_photo(
-        tmp_path / "sheet.jpg",
-        seed,
-        photo_corpus.SMALL,
-        mode="duel",
-        paper=photo_corpus.Paper.A4,
-        shot=photo_corpus.Shot(
-            size=photo_corpus.SMALL, tilt_deg=15, blur=0.5, noise=2, shadow=0.2, seed=seed
-        ),
-        ink=(0.7, 0.7, 0.7),
-    )
+    photo = _written_in((0.7, 0.7, 0.7), 91, tmp_path)
     assert photo_corpus.unsure_for(photo, cells.FAINT_TICK_WHY) >= 8
 
 
