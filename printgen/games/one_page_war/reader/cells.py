@@ -788,8 +788,8 @@ def paper_around(rectified: np.ndarray, e: Element) -> float:
 def _shade_checked(
     rectified: np.ndarray, boxes: tuple[Element, ...], readings: list[Reading]
 ) -> list[Reading]:
-    """The tick boxes' readings, each unsure where read against the paper right around it it
-    reads otherwise (see AROUND_NEAR)."""
+    """The tick boxes' readings, each unsure where it reads otherwise against the paper right
+    around it (see AROUND_NEAR)."""
     scores = []
     for e in boxes:
         grey = crop(rectified, e, TICK_INSET_MM).astype(np.float32)
@@ -939,8 +939,8 @@ def read_sheet(
 ) -> SheetReading:
     """Every square, tick box and S space; `blur` gives the blur (mm) where an element stands;
     with `rectified`, cells under glare made unsure; `team` for a team pack's sheet; `pale`, the
-    rectified sheet of the photo's darkest colour channel, where a cell read as empty must look
-    empty too.
+    ink of the photo's darkest colour channel, where a cell read as empty must look empty too
+    (`marked_empties_doubted`).
     The shipped recogniser and its thresholds unless `using` names another model."""
     model = using or digits.model()
     square_cells = geometry.select(Kind.SQUARE)
@@ -1068,8 +1068,9 @@ def marked_empties_doubted(
     """Cells read as empty surely where `ink` holds a mark `tallest` mm tall above `floor`.
     With the ink of the photo's darkest colour channel: writing in a yellow or light pen,
     which in grey stands under the faint floor, so that a sheet written so read as empty
-    squares and unticked boxes, surely. There above the ink floor, not the faint one: in a
-    colour channel JPEG's coarser colour leaves blocks that the faint floor takes for marks."""
+    squares and unticked boxes, surely. There above `pale_floor`, never the faint floor: in a
+    colour channel JPEG's coarser colour leaves blocks that the faint floor takes for marks.
+    With the grey ink of tick boxes above the faint floor: a light pencil's ticks."""
     out = []
     for r in readings:
         if r.value in ("_", "empty") and not r.unsure:

@@ -177,13 +177,7 @@ def _pale(path: Path, located: Located, shape: tuple[int, ...]) -> np.ndarray:
     quarter of its sides, 12 ms), since it only has to show marks 2 mm tall or more."""
     pale = load_photo(path, WORKING_LONG_SIDE // 2, pale=True)
     to_grey = np.diag([shape[1] / pale.shape[1], shape[0] / pale.shape[0], 1.0])
-    size = (
-        int(round(located.geometry.width * PX_PER_MM)),
-        int(round(located.geometry.height * PX_PER_MM)),
-    )
-    return cv2.warpPerspective(
-        pale, located.homography @ to_grey, size, flags=cv2.INTER_LINEAR, borderValue=255
-    )
+    return rectify(pale, replace(located, homography=located.homography @ to_grey))
 
 
 # A scan shows the sheet with no perspective and fills the picture with it; a phone's photo
