@@ -15,12 +15,18 @@ import cv2
 import numpy as np
 import pytest
 
-from printgen.games.one_page_war.geometry import Kind
+from printgen.games.one_page_war.geometry import Element, Kind
 from printgen.games.one_page_war.reader import read
-from printgen.games.one_page_war.reader.blur import EMPTY_BLUR_MM, FAINT_WHY, blur_px
+from printgen.games.one_page_war.reader.blur import (
+    EMPTY_BLUR_MM,
+    FAINT_WHY,
+    blur_px,
+    blur_px_at,
+)
 from printgen.games.one_page_war.reader.cells import PAPER_WHY, Ink, read_sheet
 from printgen.games.one_page_war.reader.digits import INK_FLOOR
 from printgen.games.one_page_war.reader.errors import PoorPhoto
+from printgen.games.one_page_war.reader.locate import PX_PER_MM
 from printgen.games.one_page_war.reader.markers import Markers
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -142,3 +148,62 @@ def test_the_faint_mark_limit_follows_from_the_ink_floor() -> None:
         return 0.4 * math.erf(0.4 / (2 * math.sqrt(2) * sigma_mm))
 
     assert peak(EMPTY_BLUR_MM) > INK_FLOOR > peak(EMPTY_BLUR_MM + 0.05)
+
+
+def test_the_blur_between_the_markers_lies_on_a_plane_through_theirs() -> None:
+    spots = ((0.0, 0.0, 1.0), (100.0, 0.0, 3.0), (0.0, 100.0, 1.0), (100.0, 100.0, 3.0))
+    assert blur_px_at(spots, 50, 50, floor=0.5) == pytest.approx(2.0)
+    assert blur_px_at(spots, 100, 20, floor=0.5) == pytest.approx(3.0)
+    # Never past the blurs measured, nor under the photo's median.
+    assert blur_px_at(spots, 400, 0, floor=0.5) == pytest.approx(3.0)
+    assert blur_px_at(spots, 0, 50, floor=2.0) == pytest.approx(2.0)
+    # Two markers say nothing of a plane: the photo's blur is the median.
+    assert blur_px_at(spots[:2], 100, 0, floor=2.0) == 2.0
+
+
+def _focus_falls_off(path: Path, most_px: float) -> None:
+    """The photo sharp at its left edge and softer to the right, up to `most_px` (a Gaussian's
+    sigma): a shallow depth of field, the phone close and the sheet steep."""
+    photo = cv2.imread(str(path)).astype(np.float32)
+    levels = np.linspace(0, most_px, 8)
+    copies = [photo] + [cv2.GaussianBlur(photo, (0, 0), s) for s in levels[1:]]
+    at = np.linspace(0, len(levels) - 1, photo.shape[1])  # each column's place among the levels
+    lower = np.minimum(at.astype(int), len(levels) - 2)
+    share = (at - lower)[None, :, None]
+    out = np.zeros_like(photo)
+    for i in range(len(levels) - 1):
+        here = (lower == i)[None, :, None]
+        out += here * ((1 - share) * copies[i] + share * copies[i + 1])
+    cv2.imwrite(str(path), out.astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 90])
+
+
+def test_an_empty_cell_is_unsure_where_a_shallow_focus_leaves_that_end_of_the_sheet_soft(
+    tmp_path: Path,
+) -> None:
+    # The corner markers' median blur is under the faint-mark limit, so the whole sheet was
+    # taken as sharp enough; the cells at the soft end stand past it.
+    path = tmp_path / "focus.jpg"
+    shot = replace(PLAIN, blur=0.3, exif_orientation=1)
+    photo = photo_corpus.make_photo(path, 1101, SMALL, shot=shot)
+    _focus_falls_off(path, 2.4)
+    result = read(path)
+    located = result.located
+    assert located.blur_mm < EMPTY_BLUR_MM
+    to_photo = np.linalg.inv(located.homography)
+
+    def photo_x(e: Element) -> float:
+        centre = np.array([e.centre], np.float64) * PX_PER_MM
+        return float(cv2.perspectiveTransform(centre.reshape(1, 1, 2), to_photo)[0, 0, 0])
+
+    one_blur = replace(located, blur_spots=())  # the photo's median blur everywhere, as before
+    newly_soft = [
+        r
+        for r in result.reading.all
+        if photo.truth[photo_corpus.key(r.element)] in ("", "empty")
+        and one_blur.blur_at(r.element) <= EMPTY_BLUR_MM < located.blur_at(r.element)
+    ]
+    assert newly_soft
+    assert all(r.unsure and FAINT_WHY in r.why for r in newly_soft)
+    middle = float(np.median([photo_x(r.element) for r in result.reading.all]))
+    assert all(photo_x(r.element) > middle for r in newly_soft)  # at the soft end
+    _right_or_unsure(path, photo)

@@ -107,8 +107,44 @@ def blur_px(grey: np.ndarray, markers: Markers) -> float:
     """How far edges are spread in the photo (pixels), from the markers' black-white edges: the
     camera's blur, about the same across the frame (in mm it grows towards the far edge of a
     tilted sheet, where a pixel spans more of it)."""
-    sigmas = [s for quad in markers.found.values() if (s := _marker_sigma(grey, quad)) is not None]
-    return median(sigmas) if sigmas else 0.0
+    return spots_median(blur_spots(grey, markers))
+
+
+def spots_median(spots: tuple[BlurSpot, ...]) -> float:
+    return median([sigma for _, _, sigma in spots]) if spots else 0.0
+
+
+# One marker's blur (pixels) and where it stands in the photo (pixels, its centre).
+BlurSpot = tuple[float, float, float]
+
+
+def blur_spots(grey: np.ndarray, markers: Markers) -> tuple[BlurSpot, ...]:
+    """Each marker's blur and place. The camera's blur is not the same across the frame when
+    the sheet is close and steep, or the phone in a portrait mode: a shallow depth of field
+    leaves one end of the sheet sharp and the other soft (docs/reader.md, "Blur")."""
+    return tuple(
+        (float(x), float(y), sigma)
+        for quad in markers.found.values()
+        if (sigma := _marker_sigma(grey, quad)) is not None
+        for x, y in [quad.mean(axis=0)]
+    )
+
+
+def blur_px_at(spots: tuple[BlurSpot, ...], x: float, y: float, floor: float) -> float:
+    """The blur (pixels) at photo point (x, y): a plane through the markers' blurs (least
+    squares, kept within the least and most blur measured), never under `floor` (the photo's
+    median blur: one marker measured sharper than it is must not make its corner look sharp).
+
+    A flat sheet's depth varies linearly across the photo, and how far out of focus a point is
+    grows with its depth's distance from the focus, so between the corners the blur is at most
+    what a plane through the corners' blurs gives there."""
+    if len(spots) < 3:
+        return floor
+    at = np.array([(1.0, sx, sy) for sx, sy, _ in spots])
+    sigmas = np.array([s for _, _, s in spots])
+    plane, *_ = np.linalg.lstsq(at, sigmas, rcond=None)
+    value = float(np.clip(plane @ (1.0, x, y), sigmas.min(), sigmas.max()))
+    return max(value, floor)
 
 
 def blur_mm(grey: np.ndarray, markers: Markers, geometry: SheetGeometry) -> float:

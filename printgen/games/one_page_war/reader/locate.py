@@ -31,10 +31,13 @@ from printgen.games.one_page_war.layout import layout_names, layout_versions, lo
 from printgen.games.one_page_war.reader import grid
 from printgen.games.one_page_war.reader.blur import (
     BLURRED_PHOTO_PX,
+    BlurSpot,
     blur_mm,
-    blur_px,
+    blur_px_at,
+    blur_spots,
     photo_blur_px,
     readable_blur_mm,
+    spots_median,
     too_soft,
 )
 from printgen.games.one_page_war.reader.errors import (
@@ -144,17 +147,19 @@ class Located:
     markers: tuple[int, ...]  # the markers the homography rests on
     advice: tuple[str, ...]  # what to improve, when the photo is readable but not ideal
     blur_px: float = 0.0  # the same blur in photo pixels
+    blur_spots: tuple[BlurSpot, ...] = ()  # each marker's blur (pixels) and place in the photo
 
     def blur_at(self, e: Element) -> float:
         """The blur (Gaussian sigma, mm on the sheet) where element `e` stands: the photo's
-        blur in pixels over how many pixels a millimetre spans there."""
+        blur in pixels there over how many pixels a millimetre spans there."""
         x, y = e.centre
         unit = np.array([(x, y), (x + 1, y), (x, y + 1)], np.float64) * PX_PER_MM
         photo = cv2.perspectiveTransform(unit.reshape(-1, 1, 2), np.linalg.inv(self.homography))
         a, b, c = photo.reshape(3, 2)
         (ux, uy), (vx, vy) = b - a, c - a
         area = abs(float(ux * vy - uy * vx))
-        return self.blur_px / max(np.sqrt(area), 1e-6)
+        blur = blur_px_at(self.blur_spots, float(a[0]), float(a[1]), self.blur_px)
+        return blur / max(np.sqrt(area), 1e-6)
 
 
 @dataclass(frozen=True)
@@ -300,7 +305,8 @@ def locate(grey: np.ndarray, source: str, found: Markers | None = None) -> Locat
     _refuse_small(sides_px, source)
     square_px = sides_px[0]
     blur = blur_mm(grey, markers, geometry)
-    spread_px = blur_px(grey, markers)
+    spots = blur_spots(grey, markers)
+    spread_px = spots_median(spots)
     if blur > WARN_BLUR_MM:
         advice.append(f"the photo is a little soft (edges spread over {blur:.1f} mm): focus")
     if square_px < WARN_SQUARE_PX:
@@ -325,6 +331,7 @@ def locate(grey: np.ndarray, source: str, found: Markers | None = None) -> Locat
         tuple(sorted(markers.found)),
         tuple(advice),
         spread_px,
+        spots,
     )
 
 
