@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from printgen.cli import cli
-from printgen.games.one_page_war.geometry import Kind, SheetTag, sheet_geometry
+from printgen.games.one_page_war.geometry import Kind, SheetGeometry, SheetTag, sheet_geometry
 from printgen.games.one_page_war.reader import grid, read, read_photo
 from printgen.games.one_page_war.reader.errors import ForeignSheet, MarkerMissing, ModelFileError
 from printgen.games.one_page_war.reader.markers import find_markers
@@ -123,6 +123,42 @@ def test_a_crumpled_sheet_lit_from_the_side_leaves_no_shaded_tick_box_read_as_ti
         if r.unsure and "the paper right around the box" in r.why
     }
     assert {("tick", "Espionage", "second", 0), ("tick", "Espionage", "first", 1)} <= shaded
+
+
+def _bands_across_the_tick_boxes(sheet: np.ndarray, geometry: SheetGeometry) -> None:
+    """A shade 30 % dark across the sheet through each row of tick boxes, from 0.6 mm under a
+    box's top to a quarter of it above its bottom: a rolling shutter's band under a flickering
+    lamp, or a pen's shadow."""
+    k = photo_corpus.SHEET_PX_PER_MM
+    for top in {e.y for e in geometry.select(Kind.TICK)}:
+        rows = slice(int((top + 0.6) * k), int((top + 4.5) * k))
+        sheet[rows] = (sheet[rows] * 0.7).astype(np.uint8)
+
+
+def test_a_shade_across_the_tick_boxes_leaves_no_empty_box_read_as_ticked(
+    tmp_path: Path,
+) -> None:
+    # Its paper found over 7 mm, the shade was ink; the strips around a box reach out of the
+    # shade (its whole side's paper is that beyond it); every empty box read as ticked, both
+    # sides alike, so that the rules saw nothing wrong. Against the paper beside each of its
+    # rows, in the shade too, the boxes are empty.
+    seed = 0
+    path = tmp_path / "banded.jpg"
+    photo = photo_corpus.make_photo(
+        path,
+        seed,
+        SMALL,
+        mode="duel",
+        paper=Paper.A4,
+        shot=_shot(seed, rotation_deg=0, exif_orientation=1),
+        finished=False,
+        edit=_bands_across_the_tick_boxes,
+    )
+    result = read(path)
+    _right_or_unsure(result, photo)
+    empty = [r for r in result.reading.ticks if photo.truth[photo_corpus.key(r.element)] == "empty"]
+    assert len(empty) >= 6
+    assert all(r.value == "empty" or "the paper right around the box" in r.why for r in empty)
 
 
 def test_settling_finds_every_cell_where_its_outline_is() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from printgen.games.one_page_war.reader.quantile import median, percentile
+from printgen.games.one_page_war.reader.quantile import median, percentile, percentiles_along
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.uint8])
@@ -19,6 +19,19 @@ def test_percentile_is_numpys(dtype: type) -> None:
         values: np.ndarray = (rng.uniform(0, 1, shape) * 255).astype(dtype)
         for q in (0, 1, 5, 50, 90, 95, 99.5, 100):
             assert percentile(values, q) == pytest.approx(np.percentile(values, q), abs=1e-4)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.uint8])
+def test_percentiles_along_an_axis_are_numpys(dtype: type) -> None:
+    rng = np.random.default_rng(6)
+    for shape in [(1, 5), (7, 9), (30, 11)]:
+        values: np.ndarray = (rng.uniform(0, 1, shape) * 255).astype(dtype)
+        for axis in (0, 1):
+            for q in (0, 50, 90, 100):
+                expected = np.percentile(values, q, axis=axis)
+                got = percentiles_along(values, q, axis)
+                assert got.shape == expected.shape
+                assert got == pytest.approx(expected, abs=1e-3)
 
 
 def test_median_is_the_middle_or_the_mean_of_the_middle_two() -> None:

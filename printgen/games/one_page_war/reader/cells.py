@@ -22,7 +22,7 @@ from printgen.games.one_page_war.reader.blur import (
     too_soft,
 )
 from printgen.games.one_page_war.reader.locate import PX_PER_MM
-from printgen.games.one_page_war.reader.quantile import median, percentile
+from printgen.games.one_page_war.reader.quantile import median, percentile, percentiles_along
 from printgen.games.one_page_war.sheet import ALLIES_POWER
 
 # How far inside a printed box its interior starts: clear of the printed line and of a small
@@ -762,11 +762,12 @@ def _judge_ticks(boxes: tuple[Element, ...], scores: list[float]) -> list[Readin
 # brightness, found over 7 mm, does not follow: taken for ink, it made empty boxes of a crumpled
 # sheet lit from the side read as ticked. So each box is read again against the paper right
 # around it (in strips AROUND_NEAR to AROUND_FAR mm outside its outline, the paper on the
-# darkest side), and a box the two readings disagree on is unsure.
+# darkest side, or beside each of its rows and columns where a shade crosses it: see
+# `_paper_beside`), and a box the two readings disagree on is unsure.
 AROUND_NEAR, AROUND_FAR = 0.8, 2.5
 SHADE_WHY = (
     "{value} against the paper of the sheet, {other} against the paper right around the box "
-    "(a crease or a shadow's edge?)"
+    "(a crease, a shadow or a band of shade?)"
 )
 
 
@@ -785,6 +786,52 @@ def paper_around(rectified: np.ndarray, e: Element) -> float:
     return min(levels) if levels else 255.0
 
 
+# A shade's edge runs a little aslant of the rows and columns beside a box: the paper beside
+# each row is the darkest within this (mm) of it.
+BESIDE_ROWS_MM = 0.5
+# Paper beside a box's row this much darker than its sides' paper is a shade, and followed:
+# half the shade that makes ink at the ink floor (a shade s reads as ink 1.1 s). Less is noise,
+# and no ink either way.
+SHADE_BESIDE = 0.5 * digits.INK_FLOOR / 1.1
+
+
+def _paper_beside(rectified: np.ndarray, e: Element, shape: tuple[int, ...]) -> np.ndarray:
+    """Each pixel of a tick box's inside (as `crop` gives it, `shape`): the paper in the strips
+    beside the box level with it, the darker of left and right for its row, of above and below
+    for its column, and the darker of those. A shade across the box (a rolling shutter's band
+    under a flickering lamp, a pen's shadow) crosses the strips too, where the paper of the box's
+    whole side, most of it out of the shade, is brighter than the shade."""
+    h, w = rectified.shape
+    px = PX_PER_MM
+    inside = crop(rectified, e, TICK_INSET_MM)
+    y0, x0 = (int(round((v + TICK_INSET_MM) * px)) for v in (e.y, e.x))
+    y1, x1 = y0 + inside.shape[0], x0 + inside.shape[1]
+    if inside.shape != tuple(shape) or min(y0, x0) < 0 or y1 > h or x1 > w:
+        return np.full(shape, 255.0, np.float32)
+
+    def span(a: float, b: float, limit: int) -> slice:
+        return slice(max(0, int(round(a * px))), min(limit, int(round(b * px))))
+
+    def along(strip: np.ndarray, axis: int) -> np.ndarray:
+        """The strip's paper along the box: the 90th percentile across it, the darkest of
+        each BESIDE_ROWS_MM either way (a shade's edge runs a little aslant)."""
+        if strip.size == 0:
+            return np.full(strip.shape[1 - axis], 255.0, np.float32)
+        across = percentiles_along(strip, 90, axis).reshape(1, -1)
+        size = 2 * max(1, int(round(BESIDE_ROWS_MM * px))) + 1
+        return cv2.erode(across, np.ones((1, size), np.uint8)).ravel()
+
+    near, far = AROUND_NEAR, AROUND_FAR
+    right, bottom = e.x + e.w, e.y + e.h
+    left_strip = along(rectified[y0:y1, span(e.x - far, e.x - near, w)], 1)
+    right_strip = along(rectified[y0:y1, span(right + near, right + far, w)], 1)
+    above = along(rectified[span(e.y - far, e.y - near, h), x0:x1], 0)
+    below = along(rectified[span(bottom + near, bottom + far, h), x0:x1], 0)
+    rows = np.minimum(left_strip, right_strip)[:, None]
+    paper = np.minimum(rows, np.minimum(above, below)[None, :])
+    return np.ascontiguousarray(paper[::-1, ::-1]) if e.upside_down else paper  # as `crop` turns
+
+
 def _shade_checked(
     rectified: np.ndarray, boxes: tuple[Element, ...], readings: list[Reading]
 ) -> list[Reading]:
@@ -793,7 +840,10 @@ def _shade_checked(
     scores = []
     for e in boxes:
         grey = crop(rectified, e, TICK_INSET_MM).astype(np.float32)
-        ink = np.clip((1.0 - grey / max(paper_around(rectified, e), 8.0)) * 1.1, 0, 1)
+        around = paper_around(rectified, e)
+        beside = _paper_beside(rectified, e, grey.shape)
+        paper = np.where(beside < around * (1 - SHADE_BESIDE), beside, around)
+        ink = np.clip((1.0 - grey / np.maximum(paper, 8.0)) * 1.1, 0, 1)
         scores.append(float(digits.significant_ink(ink).mask.mean()))
     again = _judge_ticks(boxes, scores)
     return [

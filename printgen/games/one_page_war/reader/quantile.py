@@ -23,6 +23,18 @@ def percentile(values: np.ndarray, q: float) -> float:
     return a + (b - a) * (at - lo)
 
 
+def percentiles_along(values: np.ndarray, q: float, axis: int) -> np.ndarray:
+    """np.percentile's linear interpolation for one q along one axis (float32)."""
+    n = values.shape[axis]
+    at = q / 100 * (n - 1)
+    lo = int(at)
+    hi = min(lo + 1, n - 1)
+    part = np.partition(values, (lo, hi), axis=axis)
+    a = np.take(part, lo, axis=axis).astype(np.float32)
+    b = np.take(part, hi, axis=axis).astype(np.float32)
+    return a + (b - a) * np.float32(at - lo)
+
+
 def median(values: Sequence[float]) -> float:
     """The median of a short list (the mean of the middle two when its length is even).
 
