@@ -377,3 +377,15 @@ def test_an_s_written_in_a_square_is_never_accepted_as_a_number() -> None:
             patch = hw.draw_glyph(hw.ALLIES, (72, 72), writer, np.random.default_rng([seed, k]))
             reading = cells.square_reading(square, cells.square_candidates(patch), model, 6.0)  # type: ignore[arg-type]
             assert reading.unsure, (seed, k, reading)
+
+
+def test_a_stroke_that_only_meets_the_edge_is_ink_not_a_line_remnant() -> None:
+    """A 1 written slanting beside the square's side meets the patch's edge at its foot only:
+    dropped as a printed line's remnant, it left its square read as empty, surely."""
+    ink = np.zeros((70, 70), np.float32)
+    cv2.line(ink, (5, 0), (1, 24), 0.8, 2)
+    assert len(digits.significant_ink(ink).boxes) == 1
+    # A printed line a fit left a little askew still lies flush along the edge.
+    ink = np.zeros((70, 70), np.float32)
+    cv2.line(ink, (0, 3), (1, 66), 0.8, 2)
+    assert digits.significant_ink(ink).boxes == ()

@@ -1,6 +1,7 @@
 """Small writing: a player writing at everyday size (3 to 5 mm) in the 14 mm squares, read less
 surely than the usual size, but never a misread left unflagged on the bench's `small` sheets
-(docs/reader.md, "Small writing"); and numbers written over a digit rubbed out ("Rubbed out")."""
+(docs/reader.md, "Small writing"); numbers written over a digit rubbed out ("Rubbed out"); and a
+number of two digits never settled by the rules as one."""
 
 from __future__ import annotations
 
@@ -126,3 +127,29 @@ def test_a_mark_whose_joined_pieces_read_otherwise_is_never_left_to_the_rules() 
         assert "joined across their gaps read 0" in doubted.why
         assert cells.joined_doubt(reading, "5") == reading
         assert cells.joined_doubt(reading, None) == reading
+
+
+def test_a_square_holding_two_marks_is_never_settled_as_one_digit(tmp_path: Path) -> None:
+    """Sheet 0 with four of its numbers rewritten as two-digit numbers no legal play makes
+    there: its 16 in Sea was read as 6 at 86 %, and the rules, which weigh one digit's chances
+    and know nothing of a second mark, settled it as 6 at 100 %."""
+    rng = np.random.default_rng([0, 99])
+    mode = str(rng.choice(["duel", "duel", "solo"]))
+    truth = photo_corpus.random_game(rng, mode, True, None)
+    pick = np.random.default_rng(0)
+    numbers = [k for k, v in truth.items() if v.isdigit()]
+    rewritten = [numbers[i] for i in pick.choice(len(numbers), 4, replace=False)]
+    for k in rewritten:
+        truth[k] = str(pick.choice(["16", "12", "15", "13"]))
+    assert truth[("square", "Sea", "first", 4)] == "16"
+    photo = photo_corpus.make_photo(
+        tmp_path / "sheet.jpg",
+        0,
+        (1600, 1200),
+        mode=mode,
+        truth=truth,
+        real=real_digits.part("measure"),
+    )
+    for r in read(photo.path).reading.squares:
+        if photo_corpus.key(r.element) in rewritten:
+            assert r.value == truth[photo_corpus.key(r.element)] or r.unsure, r
