@@ -19,6 +19,7 @@ from click.testing import CliRunner
 
 from printgen.cli import cli
 from printgen.errors import PrintgenError
+from printgen.games.one_page_war.reader import read_photo
 from printgen.games.one_page_war.reader.batch import (
     PhotoResult,
     PrintRun,
@@ -211,6 +212,54 @@ def test_a_duplicate_read_differently_is_provisional() -> None:
     run = PrintRun((PhotoResult(Path("a.jpg"), report), PhotoResult(Path("b.jpg"), changed)))
     assert run.rows[1].status == "duplicate" and "READ DIFFERENTLY" in run.rows[1].note
     assert run.exit_code in (3, 1) and run.exit_code != 0
+
+
+def test_two_games_on_copies_of_one_sheet_are_named_as_such(tmp_path: Path) -> None:
+    """Players who photocopied one printed sheet play two games under one sheet id: the run
+    counts the first, and says that the second looks like another game and what to do."""
+    options = PhotoOptions(partial=True)
+    photos = [
+        photo_corpus.make_photo(
+            tmp_path / f"{seed}.jpg", seed, SMALL, mode="duel", paper=Paper.A4, shot=_shot(seed)
+        )
+        for seed in (61, 62)
+    ]
+    reports = [read_photo(p.path, options) for p in photos]
+    assert reports[0].tag.sheet_id == reports[1].tag.sheet_id  # one print, copied
+    run = PrintRun(tuple(PhotoResult(p.path, r) for p, r in zip(photos, reports, strict=True)))
+    assert run.rows[1].status == "duplicate"
+    assert "copies of one printed sheet" in run.rows[1].note
+    assert "--copies" in run.rows[1].note
+    assert run.exit_code != 0
+
+
+def test_a_retake_whose_sheet_id_was_not_read_is_counted_once(tmp_path: Path) -> None:
+    """The same sheet photographed again with a finger over its QR code: known by its cells,
+    it is a duplicate, not a second game; another game whose id was not read still counts."""
+    options = PhotoOptions(partial=True)
+    first = read_photo(_first_photo(), options)
+    retake = photo_corpus.make_photo(
+        tmp_path / "retake.jpg", 61, SMALL, mode="duel", shot=_shot(5), edit=photo_corpus.cover_qr()
+    )
+    other = photo_corpus.make_photo(
+        tmp_path / "other.jpg", 62, SMALL, mode="duel", shot=_shot(6), edit=photo_corpus.cover_qr()
+    )
+    again, another = read_photo(retake.path, options), read_photo(other.path, options)
+    assert again.tag.sheet_id is None and another.tag.sheet_id is None
+    run = PrintRun(
+        (
+            PhotoResult(_first_photo(), first),
+            PhotoResult(retake.path, again),
+            PhotoResult(other.path, another),
+        )
+    )
+    assert [row.status for row in run.rows][1] == "duplicate"
+    assert "retake" in run.rows[1].note and str(_first_photo()) in run.rows[1].note
+    assert run.rows[2].status != "duplicate"
+    assert run.counts()["duplicate"] == 1
+    # The other way round: the retake first, its id unread; the photo with its id is the retake.
+    swapped = PrintRun((PhotoResult(retake.path, again), PhotoResult(_first_photo(), first)))
+    assert [row.status for row in swapped.rows][1] == "duplicate"
 
 
 _FIRST: list[Path] = []

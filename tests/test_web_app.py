@@ -1212,7 +1212,8 @@ def test_the_team_game_names_the_players_by_their_sheets() -> None:
     [
         (["T-0C1D-0001", "T-0C1D-0001"],
          "sheet T-0C1D-0001 is photographed twice (t1.jpg and t2.jpg); give one photo of each "
-         "sheet"),
+         "sheet (sheets photocopied from one print share its id: a team game needs the sheets "
+         "of one team pack, each with its own id)"),
         # T-D6A8 is the id of a pack of three on A4: its third sheet is missing.
         (["T-D6A8-0001", "T-D6A8-0002"],
          "no photo of sheet T-D6A8-0003 (a team of 3 plays 3 sheets: T-D6A8-0001, T-D6A8-0002, "

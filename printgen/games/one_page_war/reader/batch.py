@@ -17,7 +17,9 @@ API (the CLI and the web app call these):
         The same from the photos just read (`printgen score --team/--teams`).
     PrintRun(results)                                      .to_text() .to_json() .to_csv()
         One row per sheet: sheet id, players, arenas won, winner, final or provisional; a sheet
-        id read twice is listed as a duplicate and counted once.
+        id read twice is listed as a duplicate and counted once (said to be two games on copies
+        of one sheet when a quarter of their cells differ), and so is a retake whose id was not
+        read, known by its cells.
 
 Exit codes, for a batch: 1 when any photo was refused or the team cannot be made up (a person
 must act on it), else 3 when any result is provisional, else 0 (docs/rulings.md)."""
@@ -37,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from printgen.errors import PrintgenError
-from printgen.games.one_page_war.geometry import SHEET_ID_PATTERN
+from printgen.games.one_page_war.geometry import SHEET_ID_PATTERN, Kind
 from printgen.games.one_page_war.reader.errors import (
     PlayerNamesError,
     SeatingError,
@@ -481,7 +483,9 @@ def team_from_sheets(
         if read.sheet_id in found:
             raise TeamSheetsError(
                 f"sheet {read.sheet_id} is photographed twice ({found[read.sheet_id].source} "
-                f"and {read.source}); give one photo of each sheet"
+                f"and {read.source}); give one photo of each sheet (sheets photocopied from "
+                "one print share its id: a team game needs the sheets of one team pack, each "
+                "with its own id)"
             )
         found[read.sheet_id] = read
     layouts = {read.layout for read in found.values()}
@@ -684,17 +688,29 @@ class PrintRun:
             sheet_id = report.tag.sheet_id
             won, winner, note = _outcome(report)
             if sheet_id is not None and sheet_id in first_of:
-                earlier = first_of[sheet_id]
-                same = earlier.report is not None and earlier.report.mapping == report.mapping
+                status, note = "duplicate", _again(sheet_id, first_of[sheet_id], report)
+            # A retake whose sheet id was not read, or whose id was read where the first
+            # photo's was not, is known by what it reads.
+            elif (
+                retaken := _read_the_same(
+                    report,
+                    [
+                        r
+                        for r in first_of.values()
+                        if sheet_id is None or r.report is None or r.report.tag.sheet_id is None
+                    ],
+                )
+            ) is not None:
                 status = "duplicate"
-                note = f"sheet {sheet_id} again (first {earlier.path}); " + (
-                    "read the same, counted once"
-                    if same
-                    else "READ DIFFERENTLY: check which is right"
+                if sheet_id is not None:  # later photos of this id are the same sheet's
+                    first_of[sheet_id] = retaken
+                unread = "its sheet id" if sheet_id is None else "the sheet id of the first"
+                note = (
+                    f"again (first {retaken.path}): {unread} could not be read, but every cell "
+                    "read surely on both reads the same; a retake of one sheet, counted once"
                 )
             else:
-                if sheet_id is not None:
-                    first_of[sheet_id] = result
+                first_of[sheet_id or f"(unread) {result.path}"] = result
                 status = "provisional" if report.exit_code != EXIT_FINAL else "final"
             rows.append(
                 RunRow(
@@ -802,6 +818,75 @@ class PrintRun:
                 )
             )
         return buffer.getvalue()
+
+
+# Two photos of one sheet id whose cells differ in this share or more of the cells written on
+# either are two games, not one sheet read two ways: players photocopied one printed sheet.
+COPIES_SHARE = 0.25
+
+
+def _cells(report: PhotoReport) -> dict[tuple[object, ...], str]:
+    """Each cell's reading: its element's place and what it holds."""
+    return {
+        (r.element.kind, r.element.arena, r.element.side, r.element.index): r.value
+        for r in report.reading.all
+    }
+
+
+def _blank(value: str) -> bool:
+    return value in ("_", "empty")
+
+
+def _again(sheet_id: str, earlier: PhotoResult, report: PhotoReport) -> str:
+    """The note of a second photo of `sheet_id`: read the same, read a little differently (a
+    retake to check), or so differently that they are two games on copies of one sheet."""
+    first = f"sheet {sheet_id} again (first {earlier.path}); "
+    assert earlier.report is not None
+    if earlier.report.mapping == report.mapping:
+        return first + "read the same, counted once"
+    before, now = _cells(earlier.report), _cells(report)
+    written = [k for k in now if not (_blank(now[k]) and _blank(before.get(k, "_")))]
+    differ = sum(now[k] != before.get(k) for k in written)
+    if written and differ >= COPIES_SHARE * len(written):
+        return first + (
+            f"READ DIFFERENTLY: {differ} of the {len(written)} cells written differ, so these "
+            "look like two games on copies of one printed sheet, and only the first is counted; "
+            "give each game a sheet of its own id (printgen build one-page-war --copies N) or "
+            "score it on its own"
+        )
+    return first + (
+        f"READ DIFFERENTLY in {differ} of the {len(written)} cells written: check which is right"
+    )
+
+
+# A photo whose sheet id was not read is a retake of an earlier photo when the cells both read
+# surely agree, and as many number squares as this or more hold the same number on both: few
+# numbers in the same squares could be two games' first turns.
+RETAKE_NUMBERS = 6
+
+
+def _read_the_same(report: PhotoReport, earlier: Sequence[PhotoResult]) -> PhotoResult | None:
+    """The earlier photo of which `report`'s is a retake (RETAKE_NUMBERS), if any."""
+    sure = _sure_cells(report)
+    for result in earlier:
+        if result.report is None:
+            continue
+        theirs = _sure_cells(result.report)
+        both = sure.keys() & theirs.keys()
+        if any(sure[k] != theirs[k] for k in both):
+            continue
+        numbers = sum(k[0] is Kind.SQUARE and not _blank(sure[k]) for k in both)
+        if numbers >= RETAKE_NUMBERS:
+            return result
+    return None
+
+
+def _sure_cells(report: PhotoReport) -> dict[tuple[object, ...], str]:
+    return {
+        (r.element.kind, r.element.arena, r.element.side, r.element.index): r.value
+        for r in report.reading.all
+        if not r.unsure
+    }
 
 
 def _outcome(report: PhotoReport) -> tuple[dict[str, int], str | None, str]:
