@@ -51,6 +51,7 @@ from printgen.games.one_page_war.reader.report import (
     describe,
     players_for,
 )
+from printgen.games.one_page_war.reader.truth import Cell, cell_of
 from printgen.games.one_page_war.sheet import ARENA_KEYS, GAME_NAME
 from printgen.materials import PhotoOptions, ScoreOptions, ScoreReport
 
@@ -825,12 +826,9 @@ class PrintRun:
 COPIES_SHARE = 0.25
 
 
-def _cells(report: PhotoReport) -> dict[tuple[object, ...], str]:
-    """Each cell's reading: its element's place and what it holds."""
-    return {
-        (r.element.kind, r.element.arena, r.element.side, r.element.index): r.value
-        for r in report.reading.all
-    }
+def _cells(report: PhotoReport, sure_only: bool = False) -> dict[Cell, str]:
+    """What each cell of the photo's sheet reads (with `sure_only`, each cell read surely)."""
+    return {cell_of(r.element): r.value for r in report.reading.all if not (sure_only and r.unsure)}
 
 
 def _blank(value: str) -> bool:
@@ -867,26 +865,18 @@ RETAKE_NUMBERS = 6
 
 def _read_the_same(report: PhotoReport, earlier: Sequence[PhotoResult]) -> PhotoResult | None:
     """The earlier photo of which `report`'s is a retake (RETAKE_NUMBERS), if any."""
-    sure = _sure_cells(report)
+    sure = _cells(report, sure_only=True)
     for result in earlier:
         if result.report is None:
             continue
-        theirs = _sure_cells(result.report)
+        theirs = _cells(result.report, sure_only=True)
         both = sure.keys() & theirs.keys()
         if any(sure[k] != theirs[k] for k in both):
             continue
-        numbers = sum(k[0] is Kind.SQUARE and not _blank(sure[k]) for k in both)
+        numbers = sum(k[0] == Kind.SQUARE.value and not _blank(sure[k]) for k in both)
         if numbers >= RETAKE_NUMBERS:
             return result
     return None
-
-
-def _sure_cells(report: PhotoReport) -> dict[tuple[object, ...], str]:
-    return {
-        (r.element.kind, r.element.arena, r.element.side, r.element.index): r.value
-        for r in report.reading.all
-        if not r.unsure
-    }
 
 
 def _outcome(report: PhotoReport) -> tuple[dict[str, int], str | None, str]:

@@ -371,9 +371,11 @@ def read_with_the_cut_part(
     where: list[int] = []
     for i, (e, a, t) in enumerate(zip(elements, asked, turned, strict=True)):
         blur_mm = blur(e) if blur else 0.0
-        if a.whole is None or not _reaches_the_edge(a.marks.mask):
-            continue
-        if not cut_by_the_line(ink, e, a.marks.level, blur_mm):
+        if (
+            a.whole is None
+            or not _reaches_the_edge(a.marks.mask)
+            or not cut_by_the_line(ink, e, a.marks.level, blur_mm)
+        ):
             continue
         patch = crop(ink, e, by_the_line_inset(blur_mm))
         wide.append(np.ascontiguousarray(patch[::-1, ::-1]) if t else patch)
