@@ -169,6 +169,9 @@ def test_a_team_games_tables_are_headed_by_their_own_players(
     page.goto(base_url + "/type")
     page.fill("#text", (EXAMPLES / "one-page-war" / "team.toml").read_text(encoding="utf-8"))
     page.get_by_role("button", name="Score", exact=True).click()
+    # all_text_contents() does not wait, so wait for the results page's tables to be there.
+    page.wait_for_url(re.compile(r".*/results/.*"))
+    page.locator("table.arenas").nth(1).wait_for()
     heads = [
         page.locator("table.arenas").nth(i).locator("thead th").all_text_contents()[1:3]
         for i in range(2)
