@@ -125,6 +125,13 @@ def look(page: Any, shots: Path, name: str) -> None:
     assert int(page.evaluate("document.documentElement.scrollWidth")) <= PHONE["width"], name
 
 
+def go(page: Any, target: Any) -> None:
+    """Clicks a link or submit button and waits for the page it leads to: reads straight after a
+    click (input_value, all_text_contents, an id on both pages) would otherwise see the old page."""
+    with page.expect_navigation():
+        target.click()
+
+
 def small_targets(page: Any) -> list[str]:
     """Nav links, buttons and button-like links that are less than 44 px high."""
     found = page.evaluate(
@@ -152,9 +159,9 @@ def test_each_page_fits_the_phone_and_its_targets_are_44_px(
 
 def test_typing_in_a_sheet_shows_the_winner(page: Any, base_url: str, shots: Path) -> None:
     page.goto(base_url + "/")
-    page.get_by_role("link", name="Type in a sheet").click()
+    go(page, page.get_by_role("link", name="Type in a sheet"))
     page.fill("#text", DUEL.read_text(encoding="utf-8"))
-    page.get_by_role("button", name="Score", exact=True).click()
+    go(page, page.get_by_role("button", name="Score", exact=True))
     assert page.text_content("#winner") == "Ann"
     assert page.text_content("#summary") == "Ann wins, 3 arenas to 2"
     assert page.text_content("#status") == "Final result."
@@ -168,10 +175,7 @@ def test_a_team_games_tables_are_headed_by_their_own_players(
 ) -> None:
     page.goto(base_url + "/type")
     page.fill("#text", (EXAMPLES / "one-page-war" / "team.toml").read_text(encoding="utf-8"))
-    page.get_by_role("button", name="Score", exact=True).click()
-    # all_text_contents() does not wait, so wait for the results page's tables to be there.
-    page.wait_for_url(re.compile(r".*/results/.*"))
-    page.locator("table.arenas").nth(1).wait_for()
+    go(page, page.get_by_role("button", name="Score", exact=True))
     heads = [
         page.locator("table.arenas").nth(i).locator("thead th").all_text_contents()[1:3]
         for i in range(2)
@@ -185,11 +189,11 @@ def test_a_blank_sheet_fills_the_box_and_an_unfinished_one_is_a_standing(
 ) -> None:
     page.goto(base_url + "/type")
     page.select_option("#blank", "package-war")
-    page.get_by_role("button", name="Fill the box").click()
+    go(page, page.get_by_role("button", name="Fill the box"))
     text = page.input_value("#text")
     assert tomllib.loads(text)["game"] == "package-war"
     page.fill("#text", text.replace("tables = [[], []]", "tables = [[5, 3], []]", 1))
-    page.get_by_role("button", name="Score", exact=True).click()
+    go(page, page.get_by_role("button", name="Score", exact=True))
     assert page.text_content("#status") == "Round scored: the game goes on."
     look(page, shots, "typed-round")
 
@@ -197,7 +201,7 @@ def test_a_blank_sheet_fills_the_box_and_an_unfinished_one_is_a_standing(
 def test_a_typing_mistake_is_shown_on_the_form(page: Any, base_url: str, shots: Path) -> None:
     page.goto(base_url + "/type")
     page.fill("#text", 'game = "one-page-war"\nmode = "duel"\nplayers = ["Ann"]')
-    page.get_by_role("button", name="Score", exact=True).click()
+    go(page, page.get_by_role("button", name="Score", exact=True))
     assert "the pasted sheet" in (page.text_content(".error") or "")
     assert page.input_value("#text").startswith('game = "one-page-war"')
     look(page, shots, "typed-mistake")
@@ -346,7 +350,7 @@ def test_a_photo_is_read_and_its_unsure_cells_corrected(
     # A slip: a comma in the smudged square. The form comes back with the message on it.
     page.locator(f'[name="{smudged}"]').fill("4,")
     page.locator("#first").fill("Ann")
-    page.get_by_role("button", name="Score with these").click()
+    go(page, page.get_by_role("button", name="Score with these"))
     assert page.text_content(".field-error") == "'4,' is not a number, * or empty"
     assert page.input_value(f'[name="{smudged}"]') == "4,"
     assert page.locator("figure a img").count() == 1 and page.locator("img.crop").count() >= 1
@@ -359,7 +363,7 @@ def test_a_photo_is_read_and_its_unsure_cells_corrected(
             field.select_option(truth_of(name))
         else:
             field.fill(truth_of(name))
-    page.get_by_role("button", name="Score with these").click()
+    go(page, page.get_by_role("button", name="Score with these"))
     assert page.text_content("#winner") == "Ann"
     assert page.text_content("#status") == "Final result."
     look(page, shots, "photo-corrected")
@@ -368,10 +372,10 @@ def test_a_photo_is_read_and_its_unsure_cells_corrected(
     row = page.locator(".cell-row", has=page.locator(f'[name="{smudged}"]'))
     four = row.locator("button.choice", has_text="4")
     if four.count():
-        four.first.click()
+        go(page, four.first)
     else:
         page.locator(f'[name="{smudged}"]').fill("4")
-        page.get_by_role("button", name="Score with these").click()
+        go(page, page.get_by_role("button", name="Score with these"))
     assert page.text_content("#winner") == "Ben"
     assert page.text_content("#summary") == "Ben wins, 3 arenas to 2"
 
@@ -381,7 +385,7 @@ def test_a_photo_is_read_and_its_unsure_cells_corrected(
     kept = tomllib.loads(Path(download_info.value.path()).read_text(encoding="utf-8"))
     assert kept["players"] == ["Ann", "Ben"]
     assert kept["arenas"]["Air"]["Ben"] == [4, 4, 4]
-    page.get_by_role("link", name="Results", exact=True).click()
+    go(page, page.get_by_role("link", name="Results", exact=True))
     assert "IMG_2041.jpg" in (page.text_content("#night") or "")
     look(page, shots, "night")
 
@@ -447,8 +451,7 @@ def test_a_photo_over_20_mb_leads_back_to_the_form(
     page.goto(base_url + "/photo")
     page.fill("#second", "Ben")
     page.set_input_files("#photo", str(big))
-    with page.expect_navigation():
-        page.get_by_role("button", name="Read and score").click()
+    go(page, page.get_by_role("button", name="Read and score"))
     assert "over the 20 MB a photo may be" in (page.text_content(".error") or "")
     assert page.input_value("#second") == "Ben"
     look(page, shots, "photo-too-big")
