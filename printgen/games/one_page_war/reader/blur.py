@@ -6,6 +6,8 @@ small ones."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -138,13 +140,33 @@ def blur_px_at(spots: tuple[BlurSpot, ...], x: float, y: float, floor: float) ->
     A flat sheet's depth varies linearly across the photo, and how far out of focus a point is
     grows with its depth's distance from the focus, so between the corners the blur is at most
     what a plane through the corners' blurs gives there."""
-    if len(spots) < 3:
-        return floor
-    at = np.array([(1.0, sx, sy) for sx, sy, _ in spots])
-    sigmas = np.array([s for _, _, s in spots])
-    plane, *_ = np.linalg.lstsq(at, sigmas, rcond=None)
-    value = float(np.clip(plane @ (1.0, x, y), sigmas.min(), sigmas.max()))
-    return max(value, floor)
+    return BlurField.of(spots, floor).at(x, y)
+
+
+@dataclass(frozen=True)
+class BlurField:
+    """`blur_px_at` with its plane fitted once: a sheet asks for the blur at every cell."""
+
+    plane: tuple[float, float, float] | None  # None: under three markers measured
+    least: float
+    most: float
+    floor: float
+
+    @classmethod
+    def of(cls, spots: tuple[BlurSpot, ...], floor: float) -> BlurField:
+        if len(spots) < 3:
+            return cls(None, floor, floor, floor)
+        at = np.array([(1.0, sx, sy) for sx, sy, _ in spots])
+        sigmas = np.array([s for _, _, s in spots])
+        plane, *_ = np.linalg.lstsq(at, sigmas, rcond=None)
+        a, b, c = (float(v) for v in plane)
+        return cls((a, b, c), float(sigmas.min()), float(sigmas.max()), floor)
+
+    def at(self, x: float, y: float) -> float:
+        if self.plane is None:
+            return self.floor
+        a, b, c = self.plane
+        return max(min(max(a + b * x + c * y, self.least), self.most), self.floor)
 
 
 def blur_mm(grey: np.ndarray, markers: Markers, geometry: SheetGeometry) -> float:

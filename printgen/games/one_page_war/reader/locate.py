@@ -13,7 +13,7 @@ All positions come from `geometry.py`, the one geometry the sheet was drawn from
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 import cv2
 import numpy as np
@@ -31,9 +31,9 @@ from printgen.games.one_page_war.layout import layout_names, layout_versions, lo
 from printgen.games.one_page_war.reader import grid
 from printgen.games.one_page_war.reader.blur import (
     BLURRED_PHOTO_PX,
+    BlurField,
     BlurSpot,
     blur_mm,
-    blur_px_at,
     blur_spots,
     photo_blur_px,
     readable_blur_mm,
@@ -152,14 +152,31 @@ class Located:
     def blur_at(self, e: Element) -> float:
         """The blur (Gaussian sigma, mm on the sheet) where element `e` stands: the photo's
         blur in pixels there over how many pixels a millimetre spans there."""
+        known = self._blur_by_element.get(e)
+        if known is not None:
+            return known
         x, y = e.centre
         unit = np.array([(x, y), (x + 1, y), (x, y + 1)], np.float64) * PX_PER_MM
-        photo = cv2.perspectiveTransform(unit.reshape(-1, 1, 2), np.linalg.inv(self.homography))
+        photo = cv2.perspectiveTransform(unit.reshape(-1, 1, 2), self._to_photo)
         a, b, c = photo.reshape(3, 2)
         (ux, uy), (vx, vy) = b - a, c - a
         area = abs(float(ux * vy - uy * vx))
-        blur = blur_px_at(self.blur_spots, float(a[0]), float(a[1]), self.blur_px)
-        return blur / max(np.sqrt(area), 1e-6)
+        blur = self._blur_field.at(float(a[0]), float(a[1]))
+        self._blur_by_element[e] = found = blur / max(float(np.sqrt(area)), 1e-6)
+        return found
+
+    # Worked out once per photo: a sheet asks for the blur at each of its cells, some twice.
+    @cached_property
+    def _to_photo(self) -> np.ndarray:
+        return np.linalg.inv(self.homography)
+
+    @cached_property
+    def _blur_field(self) -> BlurField:
+        return BlurField.of(self.blur_spots, self.blur_px)
+
+    @cached_property
+    def _blur_by_element(self) -> dict[Element, float]:
+        return {}
 
 
 @dataclass(frozen=True)
