@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import cv2
@@ -121,17 +122,18 @@ def test_a_model_error_is_a_printgen_error() -> None:
     assert issubclass(ModelFileError, PrintgenError) and issubclass(ModelFileError, ValueError)
 
 
-def test_numpy_convolution_matches_a_reference() -> None:
+@pytest.mark.parametrize("channels", [1, 3])  # the first layer's columns are built apart
+def test_numpy_convolution_matches_a_reference(channels: int) -> None:
     rng = np.random.default_rng(3)
-    x = rng.normal(0, 1, (2, 9, 9, 3)).astype(np.float32)
-    w = rng.normal(0, 1, (3, 3, 3, 4)).astype(np.float32)
+    x = rng.normal(0, 1, (2, 9, 9, channels)).astype(np.float32)
+    w = rng.normal(0, 1, (3, 3, channels, 4)).astype(np.float32)
     b = rng.normal(0, 1, 4).astype(np.float32)
     out = digits.Conv(w, b, pad=True, pool=False)(x)
     for n in range(2):
         for k in range(4):
             ref = sum(
                 cv2.filter2D(x[n, :, :, c], -1, w[:, :, c, k], borderType=cv2.BORDER_CONSTANT)
-                for c in range(3)
+                for c in range(channels)
             )
             assert np.allclose(out[n, :, :, k], np.maximum(ref + b[k], 0), atol=1e-4)
     pooled = digits.Conv(w, b, pad=False, pool=True)(x)
@@ -275,6 +277,48 @@ def test_real_digits_written_with_a_felt_tip_are_read() -> None:
     assert right.mean() >= 0.9
     assert sure.mean() >= 0.45
     assert (right | ~sure).all()
+
+
+def test_members_read_side_by_side_give_what_they_give_one_after_another(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    model = digits.model()
+    rng = np.random.default_rng(5)
+    images = rng.random((digits.SIDE_BY_SIDE_MARKS + 3, digits.SIDE, digits.SIDE), np.float32)
+    threads: set[str] = set()
+    real_logits = digits.Net.logits
+
+    def noting(net: digits.Net, batch: np.ndarray) -> np.ndarray:
+        threads.add(threading.current_thread().name)
+        return real_logits(net, batch)
+
+    monkeypatch.setattr(digits.Net, "logits", noting)
+    monkeypatch.setattr(digits, "_cores", lambda: 2)
+    side_by_side = digits.members_logits(model.nets, images)
+    assert len(threads) == len(model.nets)  # each member on a thread of its own
+    monkeypatch.setattr(digits, "_side_by_side", False)  # as in a batch's worker
+    threads.clear()
+    one_after_another = digits.members_logits(model.nets, images)
+    assert threads == {threading.current_thread().name}
+    assert np.array_equal(side_by_side, one_after_another)
+
+
+def test_a_member_failing_on_its_own_thread_fails_the_reading(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    model = digits.model()
+    caller = threading.current_thread()
+
+    def failing(net: digits.Net, batch: np.ndarray) -> np.ndarray:
+        if threading.current_thread() is not caller:
+            raise MemoryError("out of memory on the helper thread")
+        return np.zeros((len(batch), len(digits.CLASSES)), np.float32)
+
+    monkeypatch.setattr(digits.Net, "logits", failing)
+    monkeypatch.setattr(digits, "_cores", lambda: 2)
+    images = np.zeros((digits.SIDE_BY_SIDE_MARKS, digits.SIDE, digits.SIDE), np.float32)
+    with pytest.raises(MemoryError, match="helper thread"):
+        digits.members_logits(model.nets, images)
 
 
 def test_the_networks_run_on_one_blas_thread_and_restore_it() -> None:

@@ -77,6 +77,13 @@ class PhotoResult:
         return self.report.exit_code if self.report is not None else EXIT_REFUSED
 
 
+def _one_reader_per_core() -> None:
+    """In each worker: the cores are the workers', so the recogniser keeps to one thread."""
+    from printgen.games.one_page_war.reader import digits
+
+    digits.read_on_one_thread()
+
+
 def _read_one(path: Path, options: PhotoOptions) -> PhotoResult:
     """Read one photo; whatever goes wrong becomes its result (runs in a worker process)."""
     from printgen.games.one_page_war.reader import read_photo
@@ -122,7 +129,9 @@ def read_photos(
     # Fresh interpreters: a forked copy of a process that has started OpenCV's or numpy's
     # threads can hang.
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_one_reader_per_core
+    ) as pool:
         futures = {pool.submit(_read_one, path, options): n for n, path in enumerate(paths)}
         for done, future in enumerate(as_completed(futures), start=1):
             n = futures[future]
