@@ -23,7 +23,7 @@ from printgen.games.one_page_war.reader.blur import (
     blur_px,
     blur_px_at,
 )
-from printgen.games.one_page_war.reader.cells import PAPER_WHY, Ink, read_sheet
+from printgen.games.one_page_war.reader.cells import FAINT_SIDE_WHY, PAPER_WHY, Ink, read_sheet
 from printgen.games.one_page_war.reader.digits import INK_FLOOR
 from printgen.games.one_page_war.reader.errors import PoorPhoto
 from printgen.games.one_page_war.reader.locate import PX_PER_MM
@@ -207,3 +207,53 @@ def test_an_empty_cell_is_unsure_where_a_shallow_focus_leaves_that_end_of_the_sh
     middle = float(np.median([photo_x(r.element) for r in result.reading.all]))
     assert all(photo_x(r.element) > middle for r in newly_soft)  # at the soft end
     _right_or_unsure(path, photo)
+
+
+def _smoothed_in_dim_light(path: Path, seed: int) -> None:
+    """The photo as a phone makes it in dim light at 2 MP: the scene at 35 %, sensor noise, the
+    gain that brings it back, then noise reduction (non-local means) on the small picture."""
+    rng = np.random.default_rng(seed)
+    photo = cv2.imread(str(path)).astype(np.float32)
+    lit = np.clip((photo * 0.35 + rng.normal(0, 5, photo.shape)) * 2.7, 0, 255).astype(np.uint8)
+    cv2.imwrite(str(path), cv2.fastNlMeansDenoisingColored(lit, None, 12, 12, 7, 21))
+
+
+def test_a_light_pencil_smoothed_away_by_noise_reduction_is_never_read_surely_empty(
+    tmp_path: Path,
+) -> None:
+    """Sheet 3007 in a light pencil, photographed at 2 MP in dim light and smoothed: 14 of its
+    digits read as empty squares, surely, before FAINT_SIDE (what is left of them stands 5 %
+    darker than the paper). The digits that still show stand at 0.17 of black, barely over
+    the ink floor: on such a side every empty square is unsure, and so is every mark as faint."""
+    from training import real_digits
+
+    photo = photo_corpus.make_photo(
+        tmp_path / "sheet.jpg",
+        3007,
+        SMALL,
+        real=real_digits.part("measure"),
+        pen=real_digits.Pen(0.05, 0.45, True),
+    )
+    _smoothed_in_dim_light(photo.path, 3007)
+    assert photo_corpus.unsure_for(photo, FAINT_SIDE_WHY) >= 5
+
+
+def test_an_ordinary_pencil_leaves_an_unfinished_sheets_empty_squares_sure(
+    tmp_path: Path,
+) -> None:
+    """A pencil at 40 % of black, photographed as the corpus does: its marks stand well over
+    FAINT_SIDE, so the empty squares of an unfinished game stay sure."""
+    from training import real_digits
+
+    photo = photo_corpus.make_photo(
+        tmp_path / "sheet.jpg",
+        5003,
+        SMALL,
+        real=real_digits.part("measure"),
+        pen=real_digits.Pen(0.05, 0.4, True),
+        finished=False,
+    )
+    readings = read(photo.path).reading
+    assert not any(FAINT_SIDE_WHY in r.why for r in readings.all)
+    empties = [r for r in readings.squares if r.value == "_"]
+    assert len(empties) >= 10 and sum(not r.unsure for r in empties) >= 10

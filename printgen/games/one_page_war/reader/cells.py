@@ -1170,6 +1170,7 @@ def read_sheet(
         for r, other in zip(squares, way.doubt, strict=True)
     )
     squares = faint(glare(written_faintly(squares, asked), [dark_writing(a.marks) for a in asked]))
+    squares, allies = faint_sides_doubted(squares, allies, asked)
     # A tick in a light pencil, too faint for the ink floor, covers too little of its box to
     # count; the mark is still there above the faint floor, as a square's faint writing is.
     ticks = marked_empties_doubted(
@@ -1183,6 +1184,70 @@ def read_sheet(
         # drops as it finds them but which, cut off at the inset, stand as tall as a mark.
         allies = marked_empties_doubted(allies, pale, ALLIES_INSET_MM + 1.5, floor=floor)
     return SheetReading(squares, ticks, allies, way.notes)
+
+
+# A side whose marks are typically this little darker than the ink floor is written so faintly
+# that a lighter stroke, or a whole digit written lighter, falls under the floor and its square
+# reads as surely empty: a light pencil photographed in dim light and smoothed by the phone's
+# noise reduction at 2 MP lost 98 digits so on 24 sheets, the marks still read there at 0.17 to
+# 0.20 of black, where every side of the bench's sheets in pen or pencil stands at 0.26 or more
+# (docs/reader.md, "What phones do to a photo").
+FAINT_SIDE = 1.4 * digits.INK_FLOOR
+FAINT_SIDE_MARKS = 3  # marks a side needs for its writing to be judged
+FAINT_SIDE_WHY = (
+    "read as empty, but the writing on this side is barely darker than the paper and a lighter "
+    "mark may not show (a light pencil in dim light?)"
+)
+FAINT_STROKES_WHY = (
+    "written barely darker than the paper: a lighter stroke of it may not show (a light pencil "
+    "in dim light?)"
+)
+
+
+def _mark_ink(marks: digits.Marks) -> float | None:
+    """How dark a mark is written: the median ink of its significant ink (None: no mark)."""
+    return percentile(marks.ink[marks.mask], 50) if marks.mask.any() else None
+
+
+def faint_sides(squares: tuple[Reading, ...], asked: list[_Asked]) -> set[Side | None]:
+    """The sides whose marks (`_mark_ink`) are typically under FAINT_SIDE."""
+    levels: dict[Side | None, list[float]] = {}
+    for r, a in zip(squares, asked, strict=True):
+        if (level := _mark_ink(a.marks)) is not None:
+            levels.setdefault(r.element.side, []).append(level)
+    return {
+        side
+        for side, found in levels.items()
+        if len(found) >= FAINT_SIDE_MARKS and median(found) < FAINT_SIDE
+    }
+
+
+def faint_sides_doubted(
+    squares: tuple[Reading, ...], allies: tuple[Reading, ...], asked: list[_Asked]
+) -> tuple[tuple[Reading, ...], tuple[Reading, ...]]:
+    """On a side written faintly (`faint_sides`): its squares read surely empty made unsure,
+    and its marks as faint as that, whose lighter strokes may be lost (a 5 whose bar did not
+    show read surely as 3); the S spaces read surely empty when either side is faint, since
+    either player may write an S."""
+    faint = faint_sides(squares, asked)
+    if not faint:
+        return squares, allies
+
+    def square(r: Reading, a: _Asked) -> Reading:
+        if r.unsure or r.element.side not in faint:
+            return r
+        if r.value == "_":
+            return r.doubt(FAINT_SIDE_WHY)
+        level = _mark_ink(a.marks)
+        return r.doubt(FAINT_STROKES_WHY) if level is not None and level < FAINT_SIDE else r
+
+    def s_space(r: Reading) -> Reading:
+        return r.doubt(FAINT_SIDE_WHY) if r.value in ("_", "empty") and not r.unsure else r
+
+    return (
+        tuple(square(r, a) for r, a in zip(squares, asked, strict=True)),
+        tuple(s_space(r) for r in allies),
+    )
 
 
 PALE_WHY = "read as empty, but a mark in a pale colour stands in it (a yellow or light pen?)"
