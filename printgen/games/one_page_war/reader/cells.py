@@ -1270,7 +1270,10 @@ def faint_sides_doubted(
         if r.value == "_":
             return r.doubt(FAINT_SIDE_WHY)
         other = lighter.get(i, r.value)
-        return r.doubt(FAINT_STROKES_WHY.format(other=other)) if other != r.value else r
+        if other == r.value:
+            return r
+        named = {"?": "a mark that is no number", "_": "empty"}.get(other, other)
+        return r.doubt(FAINT_STROKES_WHY.format(other=named))
 
     def s_space(r: Reading) -> Reading:
         return r.doubt(FAINT_SIDE_WHY) if r.value in ("_", "empty") and not r.unsure else r
