@@ -1213,15 +1213,19 @@ def _mark_ink(marks: digits.Marks) -> float | None:
 
 
 def faint_sides(squares: tuple[Reading, ...], asked: list[_Asked]) -> set[Side | None]:
-    """The sides whose marks (`_mark_ink`) are typically under FAINT_SIDE."""
-    levels: dict[Side | None, list[float]] = {}
+    """The sides whose marks (`_mark_ink`) are typically under FAINT_SIDE. A side of fewer than
+    FAINT_SIDE_MARKS marks is judged by the whole sheet's: noise reduction can wipe out all but
+    one of a side's digits, and the one left is the evidence."""
+    levels: dict[Side | None, list[float]] = {r.element.side: [] for r in squares}
     for r, a in zip(squares, asked, strict=True):
         if (level := _mark_ink(a.marks)) is not None:
-            levels.setdefault(r.element.side, []).append(level)
+            levels[r.element.side].append(level)
+    every = [level for found in levels.values() for level in found]
+    sheet_faint = bool(every) and median(every) < FAINT_SIDE
     return {
         side
         for side, found in levels.items()
-        if len(found) >= FAINT_SIDE_MARKS and median(found) < FAINT_SIDE
+        if (median(found) < FAINT_SIDE if len(found) >= FAINT_SIDE_MARKS else sheet_faint)
     }
 
 
