@@ -179,9 +179,12 @@ def test_a_photo_under_a_warm_lamp_shows_no_pale_ink(tmp_path: Path) -> None:
     assert not [r for r in read(path).reading.all if cells.PALE_WHY in r.why]
 
 
-def _sides_of(levels: dict[Side, list[float]]) -> set[Side | None]:
+def _sides_of(
+    levels: dict[Side, list[float]], stars: dict[Side, list[float]] | None = None
+) -> set[Side | None]:
     """`cells.faint_sides` of a duel sheet whose squares hold real digits written this dark
-    (the darkest ink of each mark), one list per side; its other squares empty."""
+    (the darkest ink of each mark), one list per side, then marks read as stars (`stars`); its
+    other squares empty."""
     from printgen.games.one_page_war.geometry import sheet_geometry
     from printgen.games.one_page_war.layout import load_layout
     from printgen.render.units import Paper
@@ -190,22 +193,28 @@ def _sides_of(levels: dict[Side, list[float]]) -> set[Side | None]:
     squares = geometry.select(Kind.SQUARE)
     patches, readings = [], []
     for side in (Side.FIRST, Side.SECOND):
-        own = [e for e in squares if e.side is side]
-        for n, e in enumerate(own):
-            level = levels[side][n] if n < len(levels[side]) else 0.0
-            patches.append(
-                _faint_digit(n, level) if level else np.zeros((SIDE_PX, SIDE_PX), np.float32)
-            )
-            readings.append(cells.Reading(e, "_", 1.0, "1", 0.0, False))
+        written = [(level, "4") for level in levels[side]]
+        written += [(level, "*") for level in (stars or {}).get(side, [])]
+        for n, e in enumerate(e for e in squares if e.side is side):
+            level, value = written[n] if n < len(written) else (0.0, "_")
+            empty = np.zeros((SIDE_PX, SIDE_PX), np.float32)
+            patches.append(_faint_digit(n, level) if level else empty)
+            readings.append(cells.Reading(e, value, 1.0, "1", 0.0, False))
     asked, _, _ = cells._asked(patches, [], digits.model())
     return cells.faint_sides(tuple(readings), asked)
 
 
-def test_a_side_is_faint_when_its_marks_barely_clear_the_ink_floor() -> None:
+def test_a_side_is_faint_when_its_numbers_barely_clear_the_ink_floor() -> None:
     faint, dark = 0.2, 0.8  # darkest ink; the marks' median ink stands lower still
     assert _sides_of({Side.FIRST: [faint] * 4, Side.SECOND: [dark] * 4}) == {Side.FIRST}
     assert _sides_of({Side.FIRST: [dark] * 4, Side.SECOND: [dark] * 4}) == set()
-    # Two marks are too few to judge a side by: the whole sheet's marks judge it.
+    # Two numbers are too few to judge a side by: the whole sheet's numbers judge it.
     assert _sides_of({Side.FIRST: [faint] * 4, Side.SECOND: [faint]}) == {Side.FIRST, Side.SECOND}
     assert _sides_of({Side.FIRST: [dark] * 4, Side.SECOND: [faint, faint]}) == set()
     assert _sides_of({Side.FIRST: [], Side.SECOND: []}) == set()
+    # Stars drawn in pen beside numbers in pencil: the numbers are what is faint.
+    stars = {Side.FIRST: [dark] * 6}
+    assert _sides_of({Side.FIRST: [faint] * 2, Side.SECOND: []}, stars) == {
+        Side.FIRST,
+        Side.SECOND,
+    }

@@ -1193,7 +1193,7 @@ def read_sheet(
 # at 0.17 to 0.23 of black, where every side of the bench's sheets in pen or pencil, finished
 # or not, stands at 0.25 or more (docs/reader.md, "What phones do to a photo").
 FAINT_SIDE = 1.5 * digits.INK_FLOOR
-FAINT_SIDE_MARKS = 3  # marks a side needs for its writing to be judged
+FAINT_SIDE_MARKS = 3  # numbers a side needs for its writing to be judged
 FAINT_SIDE_WHY = (
     "read as empty, but the writing on this side is barely darker than the paper and a lighter "
     "mark may not show (a light pencil in dim light?)"
@@ -1213,12 +1213,13 @@ def _mark_ink(marks: digits.Marks) -> float | None:
 
 
 def faint_sides(squares: tuple[Reading, ...], asked: list[_Asked]) -> set[Side | None]:
-    """The sides whose marks (`_mark_ink`) are typically under FAINT_SIDE. A side of fewer than
-    FAINT_SIDE_MARKS marks is judged by the whole sheet's: noise reduction can wipe out all but
-    one of a side's digits, and the one left is the evidence."""
+    """The sides whose numbers' marks (`_mark_ink`) are typically under FAINT_SIDE. A side of
+    fewer than FAINT_SIDE_MARKS numbers is judged by the whole sheet's: noise reduction can wipe
+    out all but one of a side's digits, and the one left is the evidence."""
     levels: dict[Side | None, list[float]] = {r.element.side: [] for r in squares}
     for r, a in zip(squares, asked, strict=True):
-        if (level := _mark_ink(a.marks)) is not None:
+        # Numbers only: a star drawn in pen beside numbers in pencil says nothing of them.
+        if r.value.isdigit() and (level := _mark_ink(a.marks)) is not None:
             levels[r.element.side].append(level)
     every = [level for found in levels.values() for level in found]
     sheet_faint = bool(every) and median(every) < FAINT_SIDE
