@@ -218,3 +218,22 @@ def test_a_side_is_faint_when_its_numbers_barely_clear_the_ink_floor() -> None:
         Side.FIRST,
         Side.SECOND,
     }
+
+
+def test_a_tick_as_faint_as_its_sides_numbers_is_never_read_surely_as_an_empty_box(
+    tmp_path: Path,
+) -> None:
+    """Sheet 3401 written in a light blue: its far side's numbers stand at 0.16 of black, and
+    two of that side's ticks, thin slashes, too faint for the faint floor even in the photo's
+    darkest colour, read as empty boxes, surely. On a side that faint no box is surely empty."""
+    photo = photo_corpus.make_photo(
+        tmp_path / "sheet.jpg",
+        3401,
+        (1600, 1200),
+        real=real_digits.part("measure"),
+        ink=(0.55, 0.75, 1.0),
+    )
+    readings = read(photo.path).reading
+    doubted = [r for r in readings.ticks if cells.FAINT_SIDE_WHY in r.why]
+    assert doubted and all(r.element.side is Side.SECOND for r in doubted)
+    assert photo_corpus.unsure_for(photo, cells.FAINT_SIDE_WHY) >= 2

@@ -1170,7 +1170,6 @@ def read_sheet(
         for r, other in zip(squares, way.doubt, strict=True)
     )
     squares = faint(glare(written_faintly(squares, asked), [dark_writing(a.marks) for a in asked]))
-    squares, allies = faint_sides_doubted(squares, allies, asked, patches, model)
     # A tick in a light pencil, too faint for the ink floor, covers too little of its box to
     # count; the mark is still there above the faint floor, as a square's faint writing is.
     ticks = marked_empties_doubted(
@@ -1183,6 +1182,8 @@ def read_sheet(
         # Clear of the S space's rounded dashed corners (2 mm radius), which its own reading
         # drops as it finds them but which, cut off at the inset, stand as tall as a mark.
         allies = marked_empties_doubted(allies, pale, ALLIES_INSET_MM + 1.5, floor=floor)
+    # Last, so that a more telling reason (a pale ink, a faint tick) is the one given.
+    squares, allies, ticks = faint_sides_doubted(squares, allies, ticks, asked, patches, model)
     return SheetReading(squares, ticks, allies, way.notes)
 
 
@@ -1251,17 +1252,18 @@ def read_with_lighter_strokes(
 def faint_sides_doubted(
     squares: tuple[Reading, ...],
     allies: tuple[Reading, ...],
+    ticks: tuple[Reading, ...],
     asked: list[_Asked],
     patches: list[np.ndarray],
     model: digits.Model,
-) -> tuple[tuple[Reading, ...], tuple[Reading, ...]]:
-    """On a side written faintly (`faint_sides`): its squares read surely empty made unsure,
-    and its marks that read otherwise with their lighter strokes (`read_with_lighter_strokes`);
-    the S spaces read surely empty when either side is faint, since either player may write
-    an S."""
+) -> tuple[tuple[Reading, ...], tuple[Reading, ...], tuple[Reading, ...]]:
+    """On a side written faintly (`faint_sides`): its squares and tick boxes read surely empty
+    made unsure, and its marks that read otherwise with their lighter strokes
+    (`read_with_lighter_strokes`); the S spaces read surely empty when either side is faint,
+    since either player may write an S."""
     faint = faint_sides(squares, asked)
     if not faint:
-        return squares, allies
+        return squares, allies, ticks
     marked = [
         i
         for i, r in enumerate(squares)
@@ -1280,12 +1282,14 @@ def faint_sides_doubted(
         named = {"?": "a mark that is no number", "_": "empty"}.get(other, other)
         return r.doubt(FAINT_STROKES_WHY.format(other=named))
 
-    def s_space(r: Reading) -> Reading:
-        return r.doubt(FAINT_SIDE_WHY) if r.value in ("_", "empty") and not r.unsure else r
+    def empty(r: Reading, faint_here: bool) -> Reading:
+        sure_empty = r.value in ("_", "empty") and not r.unsure
+        return r.doubt(FAINT_SIDE_WHY) if sure_empty and faint_here else r
 
     return (
         tuple(square(i, r) for i, r in enumerate(squares)),
-        tuple(s_space(r) for r in allies),
+        tuple(empty(r, True) for r in allies),
+        tuple(empty(r, r.element.side in faint) for r in ticks),
     )
 
 
