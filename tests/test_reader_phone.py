@@ -240,6 +240,10 @@ def test_a_faint_digit_that_lost_a_lighter_stroke_is_read_with_it_too(tmp_path: 
     at the faint floor, its mark reads otherwise (7), so it is unsure."""
     photo = _smoothed_in_dim_light(tmp_path / "sheet.jpg", 3009)
     assert photo_corpus.unsure_for(photo, "read with its lighter strokes too") >= 1
+    # What it reads with them is the other reading offered to pick.
+    for r in read(photo.path).reading.squares:
+        if "read with its lighter strokes too, it is " in r.why:
+            assert r.why.endswith(f"it is {r.second}") and r.second != r.value
 
 
 def test_an_ordinary_pencil_leaves_an_unfinished_sheets_empty_squares_sure(

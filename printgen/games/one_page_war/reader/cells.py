@@ -1233,9 +1233,9 @@ def faint_sides(squares: tuple[Reading, ...], asked: list[_Asked]) -> set[Side |
 
 def read_with_lighter_strokes(
     patches: list[np.ndarray], asked: list[_Asked], which: list[int], model: digits.Model
-) -> dict[int, str]:
+) -> dict[int, tuple[str, float]]:
     """What the squares `which` read with their marks cut at the faint floor, where that finds
-    more ink than was read (all in one batch)."""
+    more ink than was read, and how surely (all in one batch)."""
     rows: dict[int, np.ndarray] = {}
     for i in which:
         marks = digits.significant_ink(patches[i], digits.FAINT_FLOOR)
@@ -1245,7 +1245,8 @@ def read_with_lighter_strokes(
                 rows[i] = row
     p = on_a_square(digits.classify(list(rows.values()), model))
     return {
-        i: square_value(digits.CLASSES[int(np.argmax(row))]) for i, row in zip(rows, p, strict=True)
+        i: (square_value(digits.CLASSES[int(np.argmax(row))]), float(row.max()))
+        for i, row in zip(rows, p, strict=True)
     }
 
 
@@ -1276,11 +1277,13 @@ def faint_sides_doubted(
             return r
         if r.value == "_":
             return r.doubt(FAINT_SIDE_WHY)
-        other = lighter.get(i, r.value)
+        other, surely = lighter.get(i, (r.value, 0.0))
         if other == r.value:
             return r
         named = {"?": "a mark that is no number", "_": "empty"}.get(other, other)
-        return r.doubt(FAINT_STROKES_WHY.format(other=named))
+        # Offered as the other reading to pick (the web page's second button).
+        doubted = r.doubt(FAINT_STROKES_WHY.format(other=named))
+        return replace(doubted, second=other, second_confidence=surely)
 
     def empty(r: Reading, faint_here: bool) -> Reading:
         sure_empty = r.value in ("_", "empty") and not r.unsure
