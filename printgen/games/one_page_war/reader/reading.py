@@ -82,11 +82,9 @@ def read(path: Path, started: HeadStart | None = None) -> Read:
     pale = pale_sheet(path, located, grey.shape)
     del grey
     located = _settled(located, rectified)
-    timings["rectify"] = time.perf_counter() - start
     layout = load_layout(located.tag.layout, located.tag.version)
     rules_mode = Mode(located.tag.mode)
     sheet = read_cells(rectified, pale, located)
-    timings["cells"] = time.perf_counter() - start
     _refuse_soft(sheet, located, str(path))
     reading = cross_check(sheet, layout, rules_mode)
     timings["read"] = time.perf_counter() - start
