@@ -546,17 +546,41 @@ def _turned_rows(
 ) -> dict[int, np.ndarray]:
     """The recogniser's probabilities for the marks of the squares `which` (each holding a
     mark) turned the other way up, in one batch."""
-    rows = [digits.features(_turned_marks(usual[i].marks)) for i in which]
+    rows = [_turned_features(usual[i].marks) for i in which]
     if not rows:
         return {}
-    return dict(zip(which, digits.classify([r for r in rows if r is not None], model), strict=True))
+    return dict(zip(which, digits.classify(rows, model), strict=True))
+
+
+def _turned_features(marks: digits.Marks) -> np.ndarray:
+    """The network's input for marks turned the other way up (marks that hold ink)."""
+    row = digits.features(_turned_marks(marks))
+    assert row is not None, "turned marks hold the same ink"
+    return row
+
+
+def turned_sample(squares: tuple[Element, ...], usual: list[_Asked]) -> list[int]:
+    """The squares whose marks are read turned first: each side's first TURNED_SAMPLE marks."""
+    return [
+        i
+        for side in (Side.FIRST, Side.SECOND)
+        for i in [
+            j
+            for j, (e, a) in enumerate(zip(squares, usual, strict=True))
+            if e.side is side and a.whole is not None
+        ][:TURNED_SAMPLE]
+    ]
 
 
 def ways_up(
-    squares: tuple[Element, ...], usual: list[_Asked], p: np.ndarray, model: digits.Model
+    squares: tuple[Element, ...],
+    usual: list[_Asked],
+    p: np.ndarray,
+    model: digits.Model,
+    sampled: dict[int, np.ndarray] | None = None,
 ) -> WaysUp:
     """Which way up each side of the sheet was written, from its squares' marks as read the
-    usual way (`usual`, rows of `p`)."""
+    usual way (`usual`, rows of `p`); `sampled`, the `turned_sample` already read turned."""
     sides = (Side.FIRST, Side.SECOND)
     as_usual = {
         side: {
@@ -567,7 +591,9 @@ def ways_up(
         for side in sides
     }
     sample = {side: list(as_usual[side])[:TURNED_SAMPLE] for side in sides}
-    read = _turned_rows(usual, sample[Side.FIRST] + sample[Side.SECOND], model)
+    if sampled is None:
+        sampled = _turned_rows(usual, turned_sample(squares, usual), model)
+    read = dict(sampled)
     turned = {side: {i: read[i] for i in sample[side]} for side in sides}
     open_sides = [
         side
@@ -711,6 +737,24 @@ def _asked(
     asked_squares = [_ask(patch, rows, two_digits=True) for patch in squares]
     asked_allies = [_ask(patch, rows, two_digits=False) for patch in allies]
     return asked_squares, asked_allies, digits.classify(rows, using)
+
+
+def _asked_with_turned_sample(
+    cells: tuple[Element, ...],
+    squares: list[np.ndarray],
+    allies: list[np.ndarray],
+    model: digits.Model,
+) -> tuple[list[_Asked], list[_Asked], np.ndarray, dict[int, np.ndarray]]:
+    """As `_asked`, and the `turned_sample` of the squares (`cells`) read turned, all in one
+    batch: a second batch for the sample cost 1.5 ms of a sheet's 45."""
+    rows: list[np.ndarray] = []
+    asked_squares = [_ask(patch, rows, two_digits=True) for patch in squares]
+    asked_allies = [_ask(patch, rows, two_digits=False) for patch in allies]
+    usual = len(rows)
+    sample = turned_sample(cells, asked_squares)
+    rows.extend(_turned_features(asked_squares[i].marks) for i in sample)
+    p = digits.classify(rows, model)
+    return asked_squares, asked_allies, p[:usual], dict(zip(sample, p[usual:], strict=True))
 
 
 def square_candidates(patch: np.ndarray, using: digits.Model | None = None) -> dict[str, float]:
@@ -1089,8 +1133,10 @@ def read_sheet(
     allies_cells = geometry.select(Kind.ALLIES)
     patches = [crop(ink, e, SQUARE_INSET_MM) for e in square_cells]
     allies_patches = [crop(ink, e, ALLIES_INSET_MM) for e in allies_cells]
-    asked, asked_allies, p = _asked(patches, allies_patches, model)
-    way = ways_up(square_cells, asked, p, model)
+    asked, asked_allies, p, sampled = _asked_with_turned_sample(
+        square_cells, patches, allies_patches, model
+    )
+    way = ways_up(square_cells, asked, p, model, sampled)
     if any(way.turned):
         patches = [
             np.ascontiguousarray(q[::-1, ::-1]) if t else q
