@@ -110,7 +110,7 @@ def stroke_width(mask: np.ndarray) -> float:
     """The mean width of the strokes of a mask, in pixels: twice its area over its outline."""
     contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     outline = sum(cv2.arcLength(c, True) for c in contours)
-    return 2.0 * float(mask.sum()) / max(outline, 1.0)
+    return 2.0 * np.count_nonzero(mask) / max(outline, 1.0)
 
 
 def features(marks: Marks) -> np.ndarray | None:
@@ -123,14 +123,16 @@ def features(marks: Marks) -> np.ndarray | None:
     y0 = min(y for _, y, _, _ in marks.boxes)
     x1 = max(x + w for x, _, w, _ in marks.boxes)
     y1 = max(y + h for _, y, _, h in marks.boxes)
-    # The kept parts with their soft edges (a pixel beyond the mask), nothing else.
-    near = cv2.dilate(marks.mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    crop = np.where(near, marks.ink, 0.0)[y0:y1, x0:x1].astype(np.float32)
+    # The kept parts with their soft edges (a pixel beyond the mask), nothing else; the soft
+    # edge beyond the bounds is cut off either way, so only the bounds are dilated.
+    inside = marks.mask[y0:y1, x0:x1]
+    near = cv2.dilate(inside.view(np.uint8), np.ones((3, 3), np.uint8))
+    crop = (marks.ink[y0:y1, x0:x1] * near.view(bool)).astype(np.float32, copy=False)
     crop /= max(percentile(marks.ink[marks.mask], 90), 1e-3)
     crop = crop.clip(0, 1)
     ch, cw = crop.shape
     longer = max(ch, cw)
-    width = stroke_width(marks.mask[y0:y1, x0:x1])
+    width = stroke_width(inside)
     grow = int(round((MIN_STROKE * longer - width) / 2))
     if grow > 0:
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
@@ -155,7 +157,7 @@ def upright(image: np.ndarray) -> np.ndarray:
     m = cv2.moments(image)
     if m["mu02"] < 1e-2 * max(m["m00"], 1e-6):
         return image  # a flat mark: no slant to measure
-    slant = float(np.clip(m["mu11"] / m["mu02"], -MAX_SLANT, MAX_SLANT))
+    slant = max(-MAX_SLANT, min(MAX_SLANT, m["mu11"] / m["mu02"]))
     below = m["m01"] / m["m00"]  # the shear turns about the ink's centre row
     shear = np.array([[1.0, slant, -slant * below], [0.0, 1.0, 0.0]], np.float32)
     return cv2.warpAffine(image, shear, (SIDE, SIDE), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR)
