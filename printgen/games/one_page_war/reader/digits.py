@@ -71,6 +71,10 @@ def significant_ink(ink: np.ndarray, floor: float = INK_FLOOR) -> Marks:
     ink (so pencil and pen alike), in parts big enough not to be dust, and not a remnant of the
     printed box line running along the patch edge."""
     h, w = ink.shape
+    if ink.max() <= floor:
+        # Nothing above the floor, which is then the level too; a third to half of a sheet's
+        # patches (empty tick boxes and spaces) are spared sorting and labelling.
+        return Marks(ink, np.zeros((h, w), bool), (), floor)
     level = max(floor, 0.4 * percentile(ink, 99.5))
     mask = (ink > level).view(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
