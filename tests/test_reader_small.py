@@ -127,6 +127,9 @@ def test_a_mark_whose_joined_pieces_read_otherwise_is_never_left_to_the_rules() 
         assert "joined across their gaps read 0" in doubted.why
         assert cells.joined_doubt(reading, "5") == reading
         assert cells.joined_doubt(reading, None) == reading
+    # A player reads the reason, not the reader's own signs for "no digit" and "empty".
+    assert "read a mark that is no number (a pen" in cells.joined_doubt(sure, "?").why
+    assert "read empty (a pen" in cells.joined_doubt(sure, "_").why
 
 
 def test_a_square_holding_two_marks_is_never_settled_as_one_digit(tmp_path: Path) -> None:

@@ -926,6 +926,29 @@ def test_each_unsure_cell_has_an_upright_crop_and_its_two_readings(
         assert mean(dark) < mean(light) - 100, name
 
 
+def test_each_unsure_cell_says_why_the_reader_doubts_it(
+    client: FlaskClient, reader: FakeReader
+) -> None:
+    """The reader's reason (the line, the light, a skipping pen) tells a player where to look
+    when the two readings alone do not; a cell with none says nothing more."""
+    reader.unsure = [
+        unsure("Air", "Second", 3, "6", "4", why="written over the square's line: <part> & more"),
+        unsure("Land", "First", 4, "4", "9", why="only 84% sure"),
+        unsure("Sea", "First", 1, "3", "8"),
+        unsure("Sea", "Second", 1, "ticked", "empty", kind="tick", why="41% of the box inked"),
+    ]
+    page = photo_result(client).text
+    rows = re.findall(r'<div class="cell-row[^"]*">(.*?)</div>\s*</div>', page, re.S)
+    reasons = [re.findall(r'<p class="why">([^<]*)</p>', row) for row in rows]
+    assert [[html.unescape(r) for r in found] for found in reasons] == [
+        ["Written over the square's line: <part> & more."],
+        ["Only 84% sure."],
+        [],
+    ]
+    assert "&lt;part&gt; &amp; more" in page  # the reader's words are text, never markup
+    assert "tick box 1 is unsure (41% of the box inked); tick boxes do not" in page
+
+
 def test_a_finished_game_with_cells_to_confirm_says_so_in_words(
     client: FlaskClient, unsure_duel: FakeReader
 ) -> None:

@@ -90,7 +90,13 @@ def as_read(path: Path = DUEL, players: tuple[str, str] = ("First", "Second")) -
 
 
 def unsure(
-    arena: str, player: str, square: int, reading: str, second: str, kind: str = "square"
+    arena: str,
+    player: str,
+    square: int,
+    reading: str,
+    second: str,
+    kind: str = "square",
+    why: str = "",
 ) -> dict[str, Any]:
     """An unsure reading as the reader reports it (`square` 1-based here, 0-based there)."""
     return {
@@ -100,6 +106,7 @@ def unsure(
         "index": square - 1,
         "reading": reading,
         "second": second,
+        "why": why,
     }
 
 

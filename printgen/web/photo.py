@@ -43,6 +43,7 @@ class Cell:
     square: int  # 1-based, as the referee's messages count
     reading: str
     second: str
+    why: str = ""  # the reader's reason for its doubt, in its own words
     crop: str = ""  # data: URI of the cell from the photo, upright
 
     @property
@@ -61,6 +62,15 @@ class Cell:
         noun = "tick box" if self.kind == "tick" else "square"
         owner = players[self.side or 0]
         return f"{self.arena}, {owner}, {noun} {self.square}"
+
+    @property
+    def reason(self) -> str:
+        """Why the reader is unsure, as a sentence: what tells a player where to look (the
+        line, the light, a skipping pen) when the two readings alone do not."""
+        if not self.why:
+            return ""
+        sentence = self.why[0].upper() + self.why[1:]
+        return sentence if sentence.endswith((".", "?", ")")) else sentence + "."
 
     def as_field(self, value: str) -> str:
         """A reading as the field holds it."""
@@ -167,6 +177,7 @@ def _cell(entry: Mapping[str, Any], players: tuple[str, ...]) -> Cell:
         square=int(entry.get("index", 0)) + 1,
         reading=str(entry.get("reading", "")),
         second=str(entry.get("second", "")),
+        why=str(entry.get("why") or ""),
     )
 
 

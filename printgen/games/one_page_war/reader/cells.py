@@ -447,11 +447,16 @@ def joined_readings(asked: list[_Asked], model: digits.Model) -> list[str | None
     return found
 
 
+def in_words(value: str) -> str:
+    """A square's reading as a reason names it: a player reads "?" and "_" as nothing."""
+    return {"?": "a mark that is no number", "_": "empty"}.get(value, value)
+
+
 def joined_doubt(reading: Reading, joined: str | None) -> Reading:
     """`reading` made unsure where its mark, joined across its gaps, reads `joined` instead."""
     if joined is None or joined == reading.value:
         return reading
-    return reading.doubt(JOINED_WHY.format(other=joined))
+    return reading.doubt(JOINED_WHY.format(other=in_words(joined)))
 
 
 def _ask(patch: np.ndarray, rows: list[np.ndarray], two_digits: bool) -> _Asked:
@@ -1334,9 +1339,8 @@ def faint_sides_doubted(
         other, surely = lighter.get(i, (r.value, 0.0))
         if other == r.value:
             return r
-        named = {"?": "a mark that is no number", "_": "empty"}.get(other, other)
         # Offered as the other reading to pick (the web page's second button).
-        doubted = r.doubt(FAINT_STROKES_WHY.format(other=named))
+        doubted = r.doubt(FAINT_STROKES_WHY.format(other=in_words(other)))
         return replace(doubted, second=other, second_confidence=surely)
 
     def empty(r: Reading, faint_here: bool) -> Reading:
