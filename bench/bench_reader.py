@@ -277,7 +277,7 @@ def read_corpus(folder: Path) -> None:
     # that reads photos one after another (as a batch does), not of one that also holds what
     # the figures below need.
     results = []
-    peak_mb = 0.0
+    peak_mb = files_mb = 0.0
     read_ok: list[tuple[Path, dict[str, str], dict[str, object]]] = []
     for path in sorted(p for p in folder.glob("sheet-*") if p.suffix in (".jpg", ".png")):
         truth = json.loads(path.with_suffix(".json").read_text())
@@ -289,7 +289,8 @@ def read_corpus(folder: Path) -> None:
             results.append({"photo": path.name, "error": str(error)})
             continue
         finally:
-            peak_mb = max(peak_mb, _peak_mb())
+            if _peak_mb() > peak_mb:
+                peak_mb, files_mb = _peak_mb(), _status_mb("RssFile")
         seconds = time.perf_counter() - start
         squares, cells, final = _counts(report.reading, truth)
         holds, holds_right = _holds(report, truth)
@@ -341,7 +342,7 @@ def read_corpus(folder: Path) -> None:
             final_alone=final_alone,
         )
         results.append(result)
-    print(json.dumps({"results": results, "peak_mb": peak_mb}))
+    print(json.dumps({"results": results, "peak_mb": peak_mb, "files_mb": files_mb}))
 
 
 def _restart_peak() -> None:
@@ -355,12 +356,17 @@ def _restart_peak() -> None:
 def _peak_mb() -> float:
     """This process's peak resident memory since `_restart_peak`. VmHWM starts afresh at exec,
     unlike ru_maxrss, which would count the corpus maker's memory this process was forked from."""
+    return _status_mb("VmHWM") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _status_mb(field: str) -> float:
+    """A memory figure of this process from /proc/self/status (0 where there is none)."""
     status = Path("/proc/self/status")
     if status.exists():
         for line in status.read_text().splitlines():
-            if line.startswith("VmHWM:"):
+            if line.startswith(f"{field}:"):
                 return int(line.split()[1]) / 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return 0.0
 
 
 def _line(name: str, counts: dict[str, int]) -> str:
@@ -456,7 +462,15 @@ def run(
             f"deciding every square given the rules (crosscheck.py, joint.py): median "
             f"{statistics.median(rules_ms):.1f} ms, worst {max(rules_ms):.1f} ms"
         )
-    print(f"peak memory of the reading process, reading a photo: {data['peak_mb']:.0f} MB")
+    # Resident pages of the program's and libraries' files count in the peak, but they belong
+    # to the page cache, shared with every process that maps them, and how many a process maps
+    # is the kernel's choice: right after pip wrote cv2's 78 MB library, 52 MB of it were
+    # mapped (probably the cache's large folios, each mapped whole), 18 MB once the cache was
+    # dropped; the peak went from 167 to 122 MB (docs/reader.md, "Test corpus and benchmark").
+    print(
+        f"peak memory of the reading process, reading a photo: {data['peak_mb']:.0f} MB, of which"
+        f" pages of program and library files {data['files_mb']:.0f} MB (the page cache's, shared)"
+    )
     if verbose:
         for r in results:
             for miss in r["misses"]:
