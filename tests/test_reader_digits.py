@@ -279,6 +279,17 @@ def test_real_digits_written_with_a_felt_tip_are_read() -> None:
     assert (right | ~sure).all()
 
 
+def test_a_batch_longer_than_a_chunk_gives_each_mark_what_it_gets_alone() -> None:
+    net = digits.model().nets[0]
+    rng = np.random.default_rng(11)
+    images = rng.random((2 * digits.CHUNK_MARKS + 5, digits.SIDE, digits.SIDE), np.float32)
+    batch = net.logits(images)
+    assert batch.shape == (len(images), len(digits.CLASSES))
+    # In order, mark by mark (to the last bits a product's blocking may change)
+    for i in (0, digits.CHUNK_MARKS - 1, digits.CHUNK_MARKS, len(images) - 1):
+        assert np.allclose(batch[i], net.logits(images[i : i + 1])[0], atol=1e-4)
+
+
 def test_members_read_side_by_side_give_what_they_give_one_after_another(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
