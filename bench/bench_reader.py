@@ -289,8 +289,9 @@ def read_corpus(folder: Path) -> None:
             results.append({"photo": path.name, "error": str(error)})
             continue
         finally:
-            if _peak_mb() > peak_mb:
-                peak_mb, files_mb = _peak_mb(), _status_mb("RssFile")
+            peak = _peak_mb()
+            if peak > peak_mb:
+                peak_mb, files_mb = peak, _status_mb("RssFile")
         seconds = time.perf_counter() - start
         squares, cells, final = _counts(report.reading, truth)
         holds, holds_right = _holds(report, truth)

@@ -220,8 +220,8 @@ class Net:
 
     def logits(self, images: np.ndarray) -> np.ndarray:  # images: (n, SIDE, SIDE)
         # A few dozen marks at a time: a convolution's columns of a whole sheet's marks (some
-        # 120) took 40 MB at once, both networks together, the reader's peak; in chunks they
-        # stay in the cache, and the networks run faster too (bench/bench_reader.py).
+        # 120) took 40 MB at once, both networks together, the reader's peak; in chunks 11 MB,
+        # and a sheet's cells read as fast within the noise (docs/reader.md, "The recogniser").
         if len(images) > CHUNK_MARKS:
             return np.concatenate(
                 [
