@@ -31,7 +31,8 @@ calibration):
 - `semeion`, `optdigits`: as `real`, every digit by other writers than MNIST's, Italian and
   Turkish (training/other_hands.py; docs/reader.md, "Other hands");
 - `unipen`: as `real`, every digit by one of 462 writers of UNIPEN's tablet digits, which no
-  network learnt (training/unipen.py);
+  network learnt (training/unipen.py). These three datasets are not shipped: kept by hand first
+  from their own files (training/data/README.md);
 - `printers`: as `real`, each sheet printed as players' printers print it
   (`photo_corpus.random_printer`): light (35 to 100 % of full darkness), on cream, pastel or
   kraft paper, some with an inkjet's white stripes, a laser's faded band or the back's print
@@ -46,8 +47,8 @@ calibration):
   (`photo_corpus.random_scanner`); `--size` does not apply.
 
 `--digits NPZ` writes the real sets with any other handwritten digits instead of the measure
-part (`python -m training.other_hands` writes such a file, from the US Postal Service's digits
-for one).
+part (`python -m training.other_hands write` writes such a file, from the US Postal Service's
+digits for one).
 
 The photos are read in a fresh process. Reported: squares auto-accepted and right, right but
 flagged unsure, misread and caught (unsure), misread and NOT flagged (the target is 0), for the
@@ -515,6 +516,13 @@ def main() -> int:
             real_digits.from_file(args.digits)
         except ValueError as e:
             parser.error(str(e))
+    for which in set(args.sets or []) & set(OTHER_HANDS):
+        from training import other_hands
+
+        try:
+            other_hands.part(which)  # not shipped: made by hand first (training/data/README.md)
+        except other_hands.MissingDataError as e:
+            parser.error(f"--set {which}: {e}")
     width, height = (int(v) for v in args.size.split("x"))
     for which in args.sets or ["real", "drawn"]:
         keep = args.keep / which if args.keep else None

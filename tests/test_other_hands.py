@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -16,12 +17,76 @@ sys.path.insert(0, str(ROOT))
 from training import other_hands, real_digits  # noqa: E402
 
 
-def test_each_dataset_is_framed_as_mnist_frames_its_digits() -> None:
+def glyph(digit: int, side: int) -> np.ndarray:
+    """A digit as both UCI datasets keep one: drawn, then stretched to fill a `side` x `side`
+    box of bits (so a 1 comes out as wide as a 0)."""
+    canvas = np.zeros((48, 48), np.uint8)
+    cv2.putText(canvas, str(digit), (8, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.3, 255, 4)
+    ys, xs = np.nonzero(canvas)
+    ink = canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    return (cv2.resize(ink, (side, side), interpolation=cv2.INTER_AREA) > 100).astype(np.uint8)
+
+
+# Semeion's records run 0s to 9s six times over (rounds), two of each digit a round here.
+SEMEION_LABELS = [d for _ in range(6) for d in range(10) for _ in range(2)]
+
+
+def semeion_data(path: Path, labels: list[int] = SEMEION_LABELS) -> Path:
+    """A semeion.data as UCI shares it: 256 pixels as decimals, then the label as ten bits."""
+    lines = []
+    for d in labels:
+        label_bits = ["1" if k == d else "0" for k in range(10)]
+        pixels = [f"{v:.4f}" for v in glyph(d, 16).ravel()]
+        lines.append(" ".join(pixels + label_bits) + " \n")
+    path.write_text("".join(lines))
+    return path
+
+
+def optdigits_orig(path: Path, labels: list[int]) -> Path:
+    """An optdigits-orig.tra as UCI shares it: a header, then 32 lines of 32 bits and the label."""
+    lines = ["CREATOR: a header of 21 lines before the first bitmap", *["-"] * 20]
+    for d in labels:
+        lines += ["".join(map(str, row)) for row in glyph(d, 32)] + [f" {d}"]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.fixture
+def kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Both datasets kept from their UCI files into a data folder of the test's own."""
+    monkeypatch.setattr(other_hands, "DATA", tmp_path / "data")
+    (tmp_path / "data").mkdir()
+    other_hands.load.cache_clear()
+    other_hands.keep("semeion", semeion_data(tmp_path / "semeion.data"))
+    other_hands.keep("optdigits", optdigits_orig(tmp_path / "o.tra", list(range(10)) * 3))
+    yield tmp_path / "data"
+    other_hands.load.cache_clear()
+
+
+def test_the_datasets_are_not_shipped_and_their_absence_says_how_to_keep_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tracked = subprocess.run(
+        ["git", "ls-files", "training/data"], capture_output=True, text=True, cwd=ROOT
+    )
+    if tracked.returncode == 0:  # a checkout, not an unpacked source archive
+        assert tracked.stdout.split() == ["training/data/README.md"]
+    monkeypatch.setattr(other_hands, "DATA", tmp_path)
+    other_hands.load.cache_clear()
+    for name, original in other_hands.ORIGINAL.items():
+        with pytest.raises(other_hands.MissingDataError) as caught:
+            other_hands.part("train" if name == "semeion" else name)
+        message = str(caught.value)
+        assert str(tmp_path / f"{name}.npz") in message
+        assert f"python -m training.other_hands keep {name} path/to/{original}" in message
+
+
+def test_each_dataset_is_framed_as_mnist_frames_its_digits(kept: Path) -> None:
     for name in other_hands.SOURCES:
         digits = other_hands.load(name)
         assert digits.images.shape[1:] == (28, 28)
         assert set(np.unique(digits.labels)) == set(range(10))
-        for i in range(0, len(digits), 97):
+        for i in range(len(digits)):
             ys, xs = np.nonzero(digits.images[i] > 0.15)
             # The longer side 20 pixels (give or take the soft edge), centred.
             assert 18 <= max(np.ptp(ys), np.ptp(xs)) + 1 <= 22, (name, i)
@@ -29,35 +94,81 @@ def test_each_dataset_is_framed_as_mnist_frames_its_digits() -> None:
             assert abs((xs.min() + xs.max()) / 2 - 13.5) <= 2
 
 
-def test_a_stretched_one_gets_its_narrow_width_back() -> None:
+def test_a_stretched_one_gets_its_narrow_width_back(kept: Path) -> None:
     """Both datasets stretched every digit to fill a square: a 1 as wide as a 0."""
+    for name in other_hands.SOURCES:
+        digits = other_hands.load(name)
+        widths = [int(np.ptp(np.nonzero(image > 0.15)[1])) + 1 for image in digits.images]
+        ones = [widths[i] for i in digits.of(1)]
+        zeros = [widths[i] for i in digits.of(0)]
+        assert np.median(ones) < 0.6 * np.median(zeros), name
+
+
+def test_semeion_is_split_by_rounds_into_learnt_and_measured(kept: Path) -> None:
     semeion = other_hands.load("semeion")
-
-    def width(i: int) -> int:
-        xs = np.nonzero(semeion.images[i] > 0.15)[1]
-        return int(np.ptp(xs)) + 1
-
-    ones = [width(i) for i in semeion.of(1)]
-    zeros = [width(i) for i in semeion.of(0)]
-    assert np.median(ones) < 0.6 * np.median(zeros)
-
-
-def test_semeion_is_split_by_rounds_into_learnt_and_measured() -> None:
-    semeion = other_hands.load("semeion")
+    assert semeion.labels.tolist() == SEMEION_LABELS
     rounds = other_hands.semeion_rounds(semeion.labels)
     assert rounds.max() == 5
     # Within a round the digits only rise: 0s, then 1s, ... then 9s.
     for r in range(6):
         assert (np.diff(semeion.labels[rounds == r]) >= 0).all()
     train, measured = other_hands.part("train"), other_hands.part("semeion")
-    assert len(train) + len(measured) == len(semeion)
-    learnt = {image.tobytes() for image in train.images}
-    assert not any(image.tobytes() in learnt for image in measured.images)
-    for part in (train, measured):
-        assert min(np.bincount(part.labels, minlength=10)) >= 70
-    assert len(other_hands.part("optdigits")) == len(other_hands.load("optdigits"))
+    assert len(train) == 4 * 20 and len(measured) == 2 * 20
+    assert train.labels.tolist() == SEMEION_LABELS[:80]
+    assert len(other_hands.part("optdigits")) == len(other_hands.load("optdigits")) == 30
     with pytest.raises(ValueError, match="unknown part 'test'"):
         other_hands.part("test")
+
+
+def test_ucis_files_are_kept_bit_for_bit(tmp_path: Path) -> None:
+    labels = [3, 0, 7]
+    bits, read = other_hands.read_semeion(semeion_data(tmp_path / "s.data", labels))
+    assert read.tolist() == labels and bits.shape == (3, 16, 16)
+    assert (bits[2] == glyph(7, 16)).all()
+    bits, read = other_hands.read_optdigits(optdigits_orig(tmp_path / "o.tra", labels))
+    assert read.tolist() == labels and bits.shape == (3, 32, 32)
+    assert (bits[1] == glyph(0, 32)).all()
+    out = other_hands.keep("optdigits", tmp_path / "o.tra", tmp_path / "o.npz")
+    with np.load(out, allow_pickle=False) as data:
+        side = int(data["side"])
+        unpacked = np.unpackbits(data["bits"], axis=1)[:, : side * side].reshape(-1, side, side)
+        assert side == 32 and (unpacked == bits).all() and data["labels"].tolist() == labels
+
+
+def test_a_broken_line_of_a_ucis_file_is_named(tmp_path: Path) -> None:
+    path = semeion_data(tmp_path / "s.data", [1, 2])
+    good = path.read_text().splitlines()
+    numbers = good[1].split()
+    two_labels = numbers[:-1] + ["1"]
+    cases = {
+        " ".join(numbers[:-3]): r"s.data, line 2: expected 256 pixels and 10 label bits, found 263",
+        " ".join(["0.5000", *numbers[1:]]): r"line 2: expected pixels of 0 or 1 and exactly one",
+        " ".join(two_labels): r"line 2: expected pixels of 0 or 1 and exactly one label bit",
+        " ".join(["x", *numbers[1:]]): r"s.data, line 2: expected numbers only",
+    }
+    for line, message in cases.items():
+        path.write_text(good[0] + "\n" + line + "\n")
+        with pytest.raises(ValueError, match=message):
+            other_hands.read_semeion(path)
+    path.write_text("\n")
+    with pytest.raises(ValueError, match=r"s.data: no digit in it"):
+        other_hands.read_semeion(path)
+    opt = optdigits_orig(tmp_path / "o.tra", [4, 5])
+    lines = opt.read_text().splitlines()
+    for at, text, message in (
+        (21 + 33 + 5, "0101", r"o.tra, line 60: expected the bitmap's 32 bits, found '0101'"),
+        (21 + 32, " x", r"o.tra, line 54: expected the digit the bitmap shows, found 'x'"),
+    ):
+        broken = [*lines[:at], text, *lines[at + 1 :]]
+        opt.write_text("\n".join(broken) + "\n")
+        with pytest.raises(ValueError, match=message):
+            other_hands.read_optdigits(opt)
+    opt.write_text("\n".join(lines[:-1]) + "\n")  # the last label cut off
+    with pytest.raises(ValueError, match=r"line 87: expected the digit the bitmap shows, found ''"):
+        other_hands.read_optdigits(opt)
+    opt.write_text("a header and nothing else\n")
+    with pytest.raises(ValueError, match=r"o.tra: no line of 32 bits"):
+        other_hands.read_optdigits(opt)
 
 
 def test_usps_lines_are_read_and_a_short_line_is_named(tmp_path: Path) -> None:
@@ -112,7 +223,7 @@ def test_half_the_networks_write_half_their_real_digits_with_other_hands() -> No
     from training import train_digits
 
     mnist = real_digits.RealDigits(np.zeros((10, 28, 28), np.float32), np.arange(10))
-    other = other_hands.part("train")
+    other = real_digits.RealDigits(np.ones((10, 28, 28), np.float32), np.arange(10))
     both = train_digits.Sources(mnist, (), (), None, other)
     rng = np.random.default_rng(3)
     drawn = [train_digits._hand(both, rng) is other for _ in range(2000)]
@@ -144,33 +255,72 @@ def test_digits_for_no_real_set_are_refused(tmp_path: Path) -> None:
     assert "--digits writes the real sets" in bench.stderr
 
 
-def test_the_converter_writes_a_digits_file_the_bench_takes(tmp_path: Path) -> None:
+def run_converter(monkeypatch: pytest.MonkeyPatch, *argv: str) -> tuple[int, str]:
+    """`python -m training.other_hands ARGV` in this process (so that it sees the test's data
+    folder): its exit code and what it printed on stderr."""
+    import contextlib
+    import io
+
+    monkeypatch.setattr(sys, "argv", ["other_hands", *argv])
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            other_hands.main()
+        except SystemExit as stop:
+            return int(stop.code or 0), err.getvalue()
+    return 0, err.getvalue()
+
+
+def test_the_converter_keeps_a_dataset_and_writes_a_digits_file_the_bench_takes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(other_hands, "DATA", tmp_path / "data")
+    (tmp_path / "data").mkdir()
+    other_hands.load.cache_clear()
     out = tmp_path / "semeion.npz"
-    done = subprocess.run(
-        [sys.executable, "-m", "training.other_hands", "semeion", str(out)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
-    assert done.returncode == 0, done.stderr
-    assert len(real_digits.from_file(out)) == len(other_hands.part("semeion"))
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["semeion.npz"]
-    missing = subprocess.run(
-        [sys.executable, "-m", "training.other_hands", "usps", str(tmp_path / "u.npz")],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
-    assert missing.returncode == 2 and "--source zip.test" in missing.stderr
+    code, err = run_converter(monkeypatch, "write", "semeion", str(out))
+    assert code == 2 and "keep semeion path/to/semeion.data" in err and not out.exists()
+    code, err = run_converter(monkeypatch, "keep", "semeion", str(tmp_path / "nowhere.data"))
+    assert code == 2 and "cannot read" in err and "nowhere.data" in err
+    assert not list((tmp_path / "data").iterdir())
+    source = semeion_data(tmp_path / "semeion.data")
+    assert run_converter(monkeypatch, "keep", "semeion", str(source)) == (0, "")
+    assert sorted(p.name for p in (tmp_path / "data").iterdir()) == ["semeion.npz"]
+    assert run_converter(monkeypatch, "write", "semeion", str(out)) == (0, "")
+    assert len(real_digits.from_file(out)) == len(other_hands.part("semeion")) == 40
+    code, err = run_converter(monkeypatch, "write", "usps", str(tmp_path / "u.npz"))
+    assert code == 2 and "--source zip.test" in err
     assert not (tmp_path / "u.npz").exists()
-    nowhere = subprocess.run(
-        [sys.executable, "-m", "training.other_hands", "semeion", str(tmp_path / "no" / "s.npz")],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
-    assert nowhere.returncode == 2 and "cannot write" in nowhere.stderr
+    nowhere = tmp_path / "no" / "s.npz"
+    code, err = run_converter(monkeypatch, "write", "semeion", str(nowhere))
+    assert code == 2 and f"cannot write {nowhere}" in err
     assert not (tmp_path / "no").exists()
+    other_hands.load.cache_clear()
+
+
+def test_the_bench_and_training_refuse_other_hands_they_do_not_hold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+
+    monkeypatch.setattr(other_hands, "DATA", tmp_path)
+    other_hands.load.cache_clear()
+    spec = importlib.util.spec_from_file_location(
+        "bench_reader", ROOT / "bench" / "bench_reader.py"
+    )
+    assert spec and spec.loader
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    monkeypatch.setattr(sys, "argv", ["bench_reader.py", "--set", "optdigits", "--count", "1"])
+    with pytest.raises(SystemExit) as stop:
+        bench.main()
+    assert stop.value.code == 2
+    from training import train_digits
+
+    monkeypatch.setattr(sys, "argv", ["train_digits", "--other-hands-nets", "1"])
+    with pytest.raises(SystemExit) as stop:
+        train_digits.main()
+    assert stop.value.code == 2
 
 
 def test_training_refuses_an_ensemble_of_no_network() -> None:

@@ -107,22 +107,50 @@ def test_packed_digits_draw_as_mnist_frames_its_digits(tmp_path: Path) -> None:
     assert np.ptp(xs[ys <= ys.min() + 1]) > 6 > np.ptp(xs[ys >= ys.max() - 1])
 
 
-def test_the_measured_digits_are_every_writers_first_few_of_each() -> None:
-    digits, writer = unipen.load()
-    assert len(digits) == len(writer) > 13000 and len(set(writer.tolist())) > 400
-    measured = unipen.measured()
-    assert set(np.unique(measured.labels)) == set(range(10))
-    # The writers of hundreds of digits give no more of each than one who wrote a few.
-    keep = unipen.first_of_each(digits.labels, writer, unipen.PER_DIGIT)
-    assert len(measured) == keep.sum() < len(digits) / 2
-    per_writer_digit = np.unique(np.stack([writer[keep], digits.labels[keep]]), axis=1)
-    assert per_writer_digit.shape[1] * unipen.PER_DIGIT >= keep.sum()
+def test_the_measured_digits_are_every_writers_first_few_of_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stem = np.array([[5, 0], [5, 10], [5.5, 20]], np.float64)
+    ring = np.array([[0, 0], [8, 0], [8, 12], [0, 12], [0, 0]], np.float64)
+    # A keen writer wrote ten 1s and ten 0s; two others one of each.
+    written = [("syn/keen", 1)] * 10 + [("syn/keen", 0)] * 10
+    written += [(w, d) for w in ("gmd/a", "val/b") for d in (1, 0)]
+    digits = [unipen.PenDigit(d, (stem,) if d == 1 else (ring,), writer) for writer, d in written]
+    monkeypatch.setattr(unipen, "FILE", tmp_path / "unipen.npz")
+    np.savez(unipen.FILE, **unipen.pack(digits))
+    unipen._arrays.cache_clear()
+    unipen.load.cache_clear()
+    try:
+        drawn, writer = unipen.load()
+        assert drawn.labels.tolist() == [d for _, d in written]
+        assert len(set(writer.tolist())) == 3
+        measured = unipen.measured()
+        # The writer of twenty digits gives no more of each than one who wrote a few.
+        assert sorted(measured.labels.tolist()) == [0] * 5 + [1] * 5
+    finally:
+        unipen._arrays.cache_clear()
+        unipen.load.cache_clear()
     assert unipen.first_of_each(np.array([4, 4, 4, 1]), np.array([0, 0, 1, 0]), 1).tolist() == [
         True,
         False,
         True,
         True,
     ]
+
+
+def test_the_file_is_not_shipped_and_its_absence_says_how_to_make_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(unipen, "FILE", tmp_path / "unipen.npz")
+    unipen._arrays.cache_clear()
+    unipen.load.cache_clear()
+    from training import other_hands
+
+    with pytest.raises(other_hands.MissingDataError) as caught:
+        other_hands.part("unipen")
+    assert str(unipen.FILE) in str(caught.value)
+    assert f"python -m training.unipen path/to/train_r01_v07 {unipen.FILE}" in str(caught.value)
+    unipen._arrays.cache_clear()
 
 
 def test_two_digits_in_one_box_and_a_digit_short_of_a_stroke_are_left_out() -> None:

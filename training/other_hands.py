@@ -8,21 +8,26 @@ never learnt from (docs/reader.md, "Other hands"; bench_reader.py --set semeion,
   1,934 digits by 30 writers (NIST's preprocessing). scikit-learn's 8 x 8 digits, which the
   recogniser learns from, come from the same project but from 13 other writers.
 
-Both from the UCI Machine Learning Repository, under CC BY 4.0; kept as their original bits in
-`training/data/` (see its README). Semeion's records run through the digits 0 to 9 six times
-(four rounds of about 20 of each digit, then two of about 40), presumably each round by its own
-writers (the dataset does not say who wrote which): rounds 0 to 3 are learnt from only by networks
-asked for with `train_digits.py --other-hands-nets` (tried, not shipped), rounds 4 and 5 are for
-measuring only. optdigits
-is never learnt from: a population no network has seen. Both datasets stretched every digit
-to fill a square box, so a 1 came out as wide as a 0: `frame` gives each digit back the width
-MNIST's writers give it (ASPECT) and frames it as MNIST does, so that `real_digits.write_digit`
+Both from the UCI Machine Learning Repository, under CC BY 4.0. They are not shipped: whoever
+has UCI's files keeps them as their original bits in `training/data/` (its README says where
+they come from), once:
+
+    .venv/bin/python -m training.other_hands keep semeion path/to/semeion.data
+    .venv/bin/python -m training.other_hands keep optdigits path/to/optdigits-orig.tra
+
+Semeion's records run through the digits 0 to 9 six times (four rounds of about 20 of each
+digit, then two of about 40), presumably each round by its own writers (the dataset does not
+say who wrote which): rounds 0 to 3 are learnt from only by networks asked for with
+`train_digits.py --other-hands-nets`, rounds 4 and 5 are for measuring only. optdigits is never
+learnt from: a population no network has seen. Both datasets stretched every digit to fill a
+square box, so a 1 came out as wide as a 0: `frame` gives each digit back the width MNIST's
+writers give it (ASPECT) and frames it as MNIST does, so that `real_digits.write_digit`
 writes it into a square as any real digit.
 
 The US Postal Service's digits (zip.test, as The Elements of Statistical Learning shares them)
 carry no licence to ship; given the file, this writes them for bench_reader.py --digits:
 
-    .venv/bin/python -m training.other_hands usps usps.npz --source zip.test
+    .venv/bin/python -m training.other_hands write usps usps.npz --source zip.test
 """
 
 from __future__ import annotations
@@ -74,17 +79,130 @@ def frame(raster: np.ndarray, digit: int | None) -> np.ndarray:
     return (np.clip((out - 0.2) / 0.5, 0, 1) * 255).round().astype(np.uint8)
 
 
-@cache
-def load(name: str) -> real_digits.RealDigits:
-    """One dataset of `SOURCES`, every digit framed."""
+class MissingDataError(ValueError):
+    """A dataset of other hands that this copy of printgen does not hold: none are shipped."""
+
+
+def path_of(name: str) -> Path:
+    """Where the kept bits of one dataset of `SOURCES` live (made by `keep`)."""
     if name not in SOURCES:
         raise ValueError(f"unknown dataset {name!r}: expected one of {', '.join(SOURCES)}")
-    with np.load(DATA / f"{name}.npz", allow_pickle=False) as data:
+    return DATA / f"{name}.npz"
+
+
+@cache
+def load(name: str) -> real_digits.RealDigits:
+    """One dataset of `SOURCES`, every digit framed; a MissingDataError saying how to make the
+    file when it has not been kept here."""
+    path = path_of(name)
+    if not path.exists():
+        raise MissingDataError(
+            f"{path} is missing: printgen does not ship {name} (fetched datasets stay out of "
+            f"the repository); download {ORIGINAL[name]} from the UCI Machine Learning "
+            f"Repository and run python -m training.other_hands keep {name} "
+            f"path/to/{ORIGINAL[name]}"
+        )
+    with np.load(path, allow_pickle=False) as data:
         side = int(data["side"])
         bits = np.unpackbits(data["bits"], axis=1)[:, : side * side].reshape(-1, side, side)
         labels = data["labels"].astype(np.int64)
     images = np.stack([frame(b, int(d)) for b, d in zip(bits, labels, strict=True)])
     return real_digits.RealDigits(images.astype(np.float32) / 255, labels)
+
+
+# UCI's file of each dataset, as its README names it.
+ORIGINAL = {"semeion": "semeion.data", "optdigits": "optdigits-orig.tra"}
+
+
+def read_semeion(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    """UCI's semeion.data: a line per digit, 256 pixels (0 or 1, as decimals) then its label as
+    ten 0s and one 1. Bits (n x 16 x 16) and labels."""
+    rasters, labels = [], []
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            values = line.split()
+            if not values:
+                continue
+            if len(values) != 266:
+                raise ValueError(
+                    f"{path}, line {number}: expected 256 pixels and 10 label bits, "
+                    f"found {len(values)} numbers"
+                )
+            try:
+                numbers = np.array(values, np.float32)
+            except ValueError:
+                raise ValueError(f"{path}, line {number}: expected numbers only") from None
+            label_bits = numbers[256:]
+            if not np.isin(numbers, (0, 1)).all() or label_bits.sum() != 1:
+                raise ValueError(
+                    f"{path}, line {number}: expected pixels of 0 or 1 and exactly one label "
+                    "bit set"
+                )
+            rasters.append(numbers[:256].reshape(16, 16).astype(np.uint8))
+            labels.append(int(label_bits.argmax()))
+    if not labels:
+        raise ValueError(f"{path}: no digit in it")
+    return np.stack(rasters), np.array(labels, np.uint8)
+
+
+def read_optdigits(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    """UCI's optdigits-orig.tra (or .cv, .wdep, .windep): a header, then per digit 32 lines of
+    32 bits and a line holding its label. Bits (n x 32 x 32) and labels."""
+    lines = path.read_text().splitlines()
+    is_row = [len(t) == 32 and set(t) <= {"0", "1"} for t in lines]
+    if True not in is_row:
+        raise ValueError(f"{path}: no line of 32 bits, so no bitmap of optdigits in it")
+    rasters, labels = [], []
+    i = is_row.index(True)  # past the header
+    while i < len(lines):
+        if not lines[i].strip():
+            i += 1
+            continue
+        rows = lines[i : i + 32]
+        if len(rows) < 32 or not all(is_row[i : i + 32]):
+            bad = next((i + k for k in range(len(rows)) if not is_row[i + k]), len(lines) - 1)
+            raise ValueError(
+                f"{path}, line {bad + 1}: expected the bitmap's 32 bits, found {lines[bad][:40]!r}"
+            )
+        label = lines[i + 32].strip() if i + 32 < len(lines) else ""
+        if label not in tuple("0123456789"):
+            raise ValueError(
+                f"{path}, line {i + 33}: expected the digit the bitmap shows, found {label!r}"
+            )
+        rasters.append(np.array([[int(c) for c in row] for row in rows], np.uint8))
+        labels.append(int(label))
+        i += 33
+    return np.stack(rasters), np.array(labels, np.uint8)
+
+
+def keep(name: str, source: Path, out: Path | None = None) -> Path:
+    """Read UCI's file of one dataset and keep its bits where `load` finds them (or at `out`),
+    through a temporary file, so that a failed run leaves nothing half-written."""
+    try:
+        bits, labels = (read_semeion if name == "semeion" else read_optdigits)(source)
+    except OSError as e:
+        raise ValueError(f"cannot read {source}: {e.strerror or e}") from None
+    target = out or path_of(name)
+    _save(
+        target,
+        bits=np.packbits(bits.reshape(len(bits), -1), axis=1),
+        labels=labels,
+        side=np.array(bits.shape[1]),
+    )
+    load.cache_clear()
+    return target
+
+
+def _save(out: Path, **arrays: np.ndarray) -> None:
+    """An .npz written through a temporary file beside it: a failed run leaves nothing
+    half-written. A ValueError naming the file when it cannot be written."""
+    tmp = out.with_name(out.name + ".tmp.npz")
+    try:
+        np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
+        tmp.replace(out)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise ValueError(f"cannot write {out}: {e.strerror or e}") from None
 
 
 SEMEION_TRAIN_ROUNDS = 4
@@ -138,34 +256,49 @@ def read_usps(path: Path) -> tuple[list[np.ndarray], list[int]]:
     return rasters, labels
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(
-        description="Write handwritten digits as an .npz for bench_reader.py --digits"
-    )
-    parser.add_argument("kind", choices=["usps", *SOURCES], help="which digits")
-    parser.add_argument("out", type=Path, help="the .npz to write")
-    parser.add_argument("--source", type=Path, help="the dataset's file (usps: zip.test)")
-    args = parser.parse_args()
-    if args.kind == "usps":
-        if args.source is None:
-            parser.error("usps needs the dataset's file: --source zip.test")
+def write(kind: str, out: Path, source: Path | None) -> int:
+    """The digits of `kind` as the bench's --digits file at `out`; how many."""
+    if kind == "usps":
+        if source is None:
+            raise ValueError("usps needs the dataset's file: --source zip.test")
         try:
-            rasters, labels = read_usps(args.source)
-        except (OSError, ValueError) as e:
-            parser.error(str(e))
+            rasters, labels = read_usps(source)
+        except OSError as e:
+            raise ValueError(f"cannot read {source}: {e.strerror or e}") from None
         images = np.stack([frame(r, None) for r in rasters])
     else:
-        digits = part(args.kind)
+        digits = part(kind)
         images, labels = (digits.images * 255).round().astype(np.uint8), list(digits.labels)
-    # Through a temporary file beside it, so that a failed run leaves no half-written .npz.
-    tmp = args.out.with_name(args.out.name + ".tmp.npz")
+    _save(out, images=images, labels=np.array(labels, np.uint8))
+    return len(labels)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description="Keep other people's handwritten digits from their datasets' files, and write "
+        "them as an .npz for bench_reader.py --digits"
+    )
+    verbs = parser.add_subparsers(dest="verb", required=True)
+    kept = verbs.add_parser(
+        "keep",
+        help="read UCI's file of a dataset (semeion.data, optdigits-orig.tra) and keep its bits "
+        "in training/data/, where training and the bench look for them",
+    )
+    kept.add_argument("kind", choices=SOURCES, help="which dataset")
+    kept.add_argument("source", type=Path, help="UCI's file of it")
+    written = verbs.add_parser("write", help="write digits as an .npz for bench_reader.py --digits")
+    written.add_argument("kind", choices=["usps", *SOURCES], help="which digits")
+    written.add_argument("out", type=Path, help="the .npz to write")
+    written.add_argument("--source", type=Path, help="the dataset's file (usps: zip.test)")
+    args = parser.parse_args()
     try:
-        np.savez_compressed(tmp, images=images, labels=np.array(labels, np.uint8))
-        tmp.replace(args.out)
-    except OSError as e:
-        tmp.unlink(missing_ok=True)
-        parser.error(f"cannot write {args.out}: {e.strerror or e}")
-    print(f"{args.out}: {len(labels)} digits")
+        if args.verb == "keep":
+            target = keep(args.kind, args.source)
+            print(f"{target}: {len(load(args.kind))} digits")
+        else:
+            print(f"{args.out}: {write(args.kind, args.out, args.source)} digits")
+    except ValueError as e:
+        parser.error(str(e))
 
 
 if __name__ == "__main__":

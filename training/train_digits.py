@@ -2,7 +2,7 @@
 write its weights as plain numpy arrays (printgen/games/one_page_war/reader/digits_model.npz).
 
     .venv/bin/pip install -e '.[train]'          # PyTorch (CPU build) and scikit-learn
-    .venv/bin/python -m training.train_digits    # [--seed 1] [--nets 1] [--other-hands-nets 1] ...
+    .venv/bin/python -m training.train_digits    # [--seed 1] [--nets 2] [--other-hands-nets 0] ...
 
 Optional, handwriting fonts (Debian packages; unpacked anywhere, named by an environment
 variable, or installed system-wide):
@@ -15,8 +15,8 @@ Learns from (all offline, nothing downloaded):
 - the TRAIN part of the real handwritten digits (training/real_digits.py), each written again
   and again into simulated squares (training/views.py): other pens and pencils, sizes, slants,
   bends, positions, box lines of both sheet versions, photos of every quality the reader takes;
-  the second network's views take half their real digits from Semeion's Italian writers
-  (training/other_hands.py, rounds 0 to 3) instead;
+  networks asked for with --other-hands-nets take half their real digits from Semeion's Italian
+  writers instead (training/other_hands.py, rounds 0 to 3; not shipped, so kept by hand first);
 - the procedural writers and training fonts of training/handwriting.py: digits, stars, S, other
   marks (letters, scribbles, crosses, struck-out digits, two digits as one mark);
 - scikit-learn's bundled 8 x 8 digits (the first 80 %);
@@ -61,10 +61,10 @@ CHUNK = 250  # views made by one task (its own seed), whatever the number of wor
 # what real_digits.random_pen gives): on held-out real digits at 20 to 24 %, networks that never
 # saw such strokes read 90 % right and accepted 42 % (`measure_digits --pens`; docs/reader.md).
 FAT_PENS = 0.1
-# Networks asked for with --other-hands-nets (one of the shipped two) learn from other hands than
-# MNIST's too: in their views, this share of the real digits are Italian writers'
-# (training/other_hands.py). Where the two networks disagree, on a hand one of them never saw,
-# the ensemble is unsure (docs/reader.md, "Other hands").
+# Networks asked for with --other-hands-nets learn from other hands than MNIST's too: in their
+# views, this share of the real digits are Italian writers' (training/other_hands.py). Where
+# two networks disagree, on a hand one of them never saw, the ensemble is unsure
+# (docs/reader.md, "Other hands").
 OTHER_HANDS = 0.5
 
 
@@ -995,13 +995,14 @@ def main() -> None:
     parser.add_argument("--photos", type=int, default=80, help="whole training photos")
     parser.add_argument("--calibration-photos", type=int, default=50)
     parser.add_argument(
-        "--nets", type=int, default=1, help="networks in the ensemble that learn MNIST's hands"
+        "--nets", type=int, default=2, help="networks in the ensemble that learn MNIST's hands"
     )
     parser.add_argument(
         "--other-hands-nets",
         type=int,
-        default=1,
-        help="networks that learn other hands' digits too (training/other_hands.py)",
+        default=0,
+        help="networks that learn other hands' digits too: Semeion's, which printgen does not "
+        "ship (training/other_hands.py says how to keep them)",
     )
     parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
@@ -1032,6 +1033,11 @@ def main() -> None:
             f"--nets {args.nets} and --other-hands-nets {args.other_hands_nets}: each 0 or more, "
             "at least one network in all"
         )
+    if args.other_hands_nets:
+        try:
+            other_hands.load("semeion")
+        except other_hands.MissingDataError as e:
+            parser.error(f"--other-hands-nets {args.other_hands_nets}: {e}")
     if args.train_dir is not None:
         if args.calibrate_only:
             raise SystemExit("--train-dir learns from photos; --calibrate-only learns nothing")
@@ -1071,9 +1077,7 @@ def main() -> None:
     xp, yp = cells_dataset(photos)
     del photos
     # The reader's own view of whole photos counts twice.
-    datasets = [
-        (np.concatenate([xs, xp, xp]), np.concatenate([ys, yp, yp])) for xs, ys in datasets
-    ]
+    datasets = [(np.concatenate([xs, xp, xp]), np.concatenate([ys, yp, yp])) for xs, ys in datasets]
     stamp(f"{len(yp)} photo cells (counted twice); calibration photos")
     calibration = calibration_photos(args)
     count = len(datasets)

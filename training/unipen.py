@@ -7,7 +7,8 @@ UNIPEN gathered on-line handwriting from companies and universities in America a
 Unipen Foundation's train_r01_v07, December 1999, since shared on Zenodo under CC BY 4.0,
 https://doi.org/10.5281/zenodo.1195803). `main` reads the distribution's tree (its `data/1a`
 and `include` folders) once and writes `training/data/unipen.npz`: every digit's strokes, its
-label, and who wrote it. `measured` draws them.
+label, and who wrote it. `measured` draws them. Not shipped (fetched datasets stay out of the
+repository): whoever has the distribution makes the file once.
 
     .venv/bin/python -m training.unipen path/to/train_r01_v07 training/data/unipen.npz
 """
@@ -217,6 +218,12 @@ def draw(strokes: list[np.ndarray], side: int = 64) -> np.ndarray:
 
 @cache
 def _arrays() -> dict[str, np.ndarray]:
+    if not FILE.exists():
+        raise other_hands.MissingDataError(
+            f"{FILE} is missing: printgen does not ship UNIPEN (fetched datasets stay out of the "
+            "repository); download train_r01_v07 (https://doi.org/10.5281/zenodo.1195803) and "
+            f"run python -m training.unipen path/to/train_r01_v07 {FILE}"
+        )
     with np.load(FILE, allow_pickle=False) as data:
         return {name: data[name] for name in data.files}
 
