@@ -166,6 +166,9 @@ def test_a_broken_line_of_a_ucis_file_is_named(tmp_path: Path) -> None:
     opt.write_text("\n".join(lines[:-1]) + "\n")  # the last label cut off
     with pytest.raises(ValueError, match=r"line 87: expected the digit the bitmap shows, found ''"):
         other_hands.read_optdigits(opt)
+    opt.write_text("\n".join(lines[:-10]) + "\n")  # cut inside the last bitmap
+    with pytest.raises(ValueError, match=r"o.tra: the file ends inside a bitmap \(line 77\)"):
+        other_hands.read_optdigits(opt)
     opt.write_text("a header and nothing else\n")
     with pytest.raises(ValueError, match=r"o.tra: no line of 32 bits"):
         other_hands.read_optdigits(opt)

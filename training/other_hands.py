@@ -159,11 +159,13 @@ def read_optdigits(path: Path) -> tuple[np.ndarray, np.ndarray]:
             i += 1
             continue
         rows = lines[i : i + 32]
-        if len(rows) < 32 or not all(is_row[i : i + 32]):
-            bad = next((i + k for k in range(len(rows)) if not is_row[i + k]), len(lines) - 1)
+        if not all(is_row[i : i + 32]):
+            bad = next(i + k for k in range(len(rows)) if not is_row[i + k])
             raise ValueError(
                 f"{path}, line {bad + 1}: expected the bitmap's 32 bits, found {lines[bad][:40]!r}"
             )
+        if len(rows) < 32:
+            raise ValueError(f"{path}: the file ends inside a bitmap (line {len(lines)})")
         label = lines[i + 32].strip() if i + 32 < len(lines) else ""
         if label not in tuple("0123456789"):
             raise ValueError(
@@ -178,11 +180,11 @@ def read_optdigits(path: Path) -> tuple[np.ndarray, np.ndarray]:
 def keep(name: str, source: Path, out: Path | None = None) -> Path:
     """Read UCI's file of one dataset and keep its bits where `load` finds them (or at `out`),
     through a temporary file, so that a failed run leaves nothing half-written."""
+    target = out or path_of(name)
     try:
         bits, labels = (read_semeion if name == "semeion" else read_optdigits)(source)
     except OSError as e:
         raise ValueError(f"cannot read {source}: {e.strerror or e}") from None
-    target = out or path_of(name)
     _save(
         target,
         bits=np.packbits(bits.reshape(len(bits), -1), axis=1),
