@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
@@ -114,32 +115,38 @@ def load(name: str) -> real_digits.RealDigits:
 ORIGINAL = {"semeion": "semeion.data", "optdigits": "optdigits-orig.tra"}
 
 
-def read_semeion(path: Path) -> tuple[np.ndarray, np.ndarray]:
-    """UCI's semeion.data: a line per digit, 256 pixels (0 or 1, as decimals) then its label as
-    ten 0s and one 1. Bits (n x 16 x 16) and labels."""
-    rasters, labels = [], []
-    with open(path) as f:
+def _lines_of_numbers(path: Path, count: int, what: str) -> Iterator[tuple[int, np.ndarray]]:
+    """Each line of a file of numbers (gzipped or not) that holds `count` of them: its number
+    and its values. A ValueError naming the line when one holds another count or a word."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt") as f:
         for number, line in enumerate(f, 1):
             values = line.split()
             if not values:
                 continue
-            if len(values) != 266:
+            if len(values) != count:
                 raise ValueError(
-                    f"{path}, line {number}: expected 256 pixels and 10 label bits, "
-                    f"found {len(values)} numbers"
+                    f"{path}, line {number}: expected {what}, found {len(values)} numbers"
                 )
             try:
                 numbers = np.array(values, np.float32)
             except ValueError:
                 raise ValueError(f"{path}, line {number}: expected numbers only") from None
-            label_bits = numbers[256:]
-            if not np.isin(numbers, (0, 1)).all() or label_bits.sum() != 1:
-                raise ValueError(
-                    f"{path}, line {number}: expected pixels of 0 or 1 and exactly one label "
-                    "bit set"
-                )
-            rasters.append(numbers[:256].reshape(16, 16).astype(np.uint8))
-            labels.append(int(label_bits.argmax()))
+            yield number, numbers
+
+
+def read_semeion(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    """UCI's semeion.data: a line per digit, 256 pixels (0 or 1, as decimals) then its label as
+    ten 0s and one 1. Bits (n x 16 x 16) and labels."""
+    rasters, labels = [], []
+    for number, numbers in _lines_of_numbers(path, 266, "256 pixels and 10 label bits"):
+        label_bits = numbers[256:]
+        if not np.isin(numbers, (0, 1)).all() or label_bits.sum() != 1:
+            raise ValueError(
+                f"{path}, line {number}: expected pixels of 0 or 1 and exactly one label bit set"
+            )
+        rasters.append(numbers[:256].reshape(16, 16).astype(np.uint8))
+        labels.append(int(label_bits.argmax()))
     if not labels:
         raise ValueError(f"{path}: no digit in it")
     return np.stack(rasters), np.array(labels, np.uint8)
@@ -237,24 +244,12 @@ def read_usps(path: Path) -> tuple[list[np.ndarray], list[int]]:
     """The US Postal Service's digits as The Elements of Statistical Learning shares them
     (zip.train, zip.test, gzipped or not): a line per digit, its label then 256 greys, -1 paper
     to 1 ink. Deslanted and size-normalised already, so their width is their own."""
-    opener = gzip.open if path.suffix == ".gz" else open
     rasters, labels = [], []
-    with opener(path, "rt") as f:
-        for number, line in enumerate(f, 1):
-            values = line.split()
-            if len(values) != 257:
-                raise ValueError(
-                    f"{path}, line {number}: expected a label and 256 greys, "
-                    f"found {len(values)} numbers"
-                )
-            try:
-                numbers = np.array(values, np.float32)
-            except ValueError:
-                raise ValueError(f"{path}, line {number}: expected numbers only") from None
-            if numbers[0] not in range(10):
-                raise ValueError(f"{path}, line {number}: the label {values[0]} is no digit 0-9")
-            labels.append(int(numbers[0]))
-            rasters.append((numbers[1:].reshape(16, 16) + 1) / 2)
+    for number, numbers in _lines_of_numbers(path, 257, "a label and 256 greys"):
+        if numbers[0] not in range(10):
+            raise ValueError(f"{path}, line {number}: the label {numbers[0]:g} is no digit 0-9")
+        labels.append(int(numbers[0]))
+        rasters.append((numbers[1:].reshape(16, 16) + 1) / 2)
     return rasters, labels
 
 
