@@ -480,11 +480,29 @@ def run(
     return 0
 
 
+def photo_size(text: str) -> tuple[int, int]:
+    """--size WIDTHxHEIGHT, each side 300 pixels or more (the reader refuses smaller photos)."""
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: expected WIDTHxHEIGHT in pixels, e.g. 4032x3024"
+        )
+    width, height = (int(p) for p in parts)
+    if min(width, height) < 300:
+        raise argparse.ArgumentTypeError(f"{text!r}: each side must be 300 pixels or more")
+    return width, height
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", choices=sorted(FIRST_SEED), action="append", dest="sets")
     parser.add_argument("--count", type=int, default=24)
-    parser.add_argument("--size", default="4032x3024")
+    parser.add_argument(
+        "--size",
+        type=photo_size,
+        default="4032x3024",
+        help="the photos' width x height in pixels (default 4032x3024, 12 MP; 1600x1200 is 2 MP)",
+    )
     parser.add_argument("--layout-version", type=int, help="photograph this layout version")
     parser.add_argument("--keep", type=Path, help="keep the photos in this folder")
     parser.add_argument("--read", type=Path, help=argparse.SUPPRESS)
@@ -523,7 +541,7 @@ def main() -> int:
             other_hands.part(which)  # not shipped: made by hand first (training/data/README.md)
         except other_hands.MissingDataError as e:
             parser.error(f"--set {which}: {e}")
-    width, height = (int(v) for v in args.size.split("x"))
+    width, height = args.size
     for which in args.sets or ["real", "drawn"]:
         keep = args.keep / which if args.keep else None
         run(

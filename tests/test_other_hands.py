@@ -334,3 +334,31 @@ def test_training_refuses_an_ensemble_of_no_network() -> None:
         cwd=ROOT,
     )
     assert done.returncode == 2 and "at least one network" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("size", "expected"),
+    [("12", "expected WIDTHxHEIGHT"), ("4032*3024", "expected WIDTHxHEIGHT"), ("200x5000", "300")],
+)
+def test_the_bench_names_a_photo_size_it_cannot_take(size: str, expected: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bench_reader.py"), "--size", size],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert done.returncode == 2
+    assert f"--size: {size!r}" in done.stderr and expected in done.stderr
+
+
+def test_the_bench_takes_a_photo_size_in_either_case() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "bench_reader", ROOT / "bench" / "bench_reader.py"
+    )
+    assert spec and spec.loader
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.photo_size("1600X1200") == (1600, 1200)
+    assert bench.photo_size("4032x3024") == (4032, 3024)
