@@ -66,7 +66,7 @@ class Reading:
 
 def percent(p: float) -> str:
     """A probability as a person reads it: never "100%" for a reading the reader is unsure of,
-    nor "0%" for one it gave a chance (the bar to be sure is above 99.5 %)."""
+    nor "0%" for one it gave a chance (the bar to be sure is 99.7 % or more)."""
     if 0.995 <= p < 1:
         return f"{math.floor(p * 1000) / 10:.1f}%"
     if 0 < p < 0.005:
