@@ -231,10 +231,11 @@ def test_clear_marks_of_held_out_writers_are_read() -> None:
     right = guess == np.array(truth)
     assert right.mean() > 0.9
     sure = measure_digits.accepted(model, p)
-    # 77.1 % at the floor of 0.997 (docs/rulings.md, photo reader 7; 79.2 % at 0.995, 98.6 %
-    # right), 84.0 % with the networks before the upright shear (97.9 % right): two of
-    # these twelve writers write the continental 1, which stays unsure, and S and 5 went 5
-    # points down, stars, 0 and 1 4 to 5 points up over 300 held-out writers.
+    # 77.1 % at the floor of 0.997 (docs/rulings.md, the reader's rulings on the rules as
+    # evidence, 14; 79.2 % at 0.995, 98.6 % right), 84.0 % with the networks before the upright
+    # shear (97.9 % right): two of these twelve writers write the continental 1, which stays
+    # unsure, and S and 5 went 5 points down, stars, 0 and 1 4 to 5 points up over 300
+    # held-out writers.
     assert sure.mean() > 0.75
     assert (right | ~sure).all()
 
