@@ -481,15 +481,19 @@ def run(
 
 
 def photo_size(text: str) -> tuple[int, int]:
-    """--size WIDTHxHEIGHT, each side 300 pixels or more (the reader refuses smaller photos)."""
+    """--size WIDTHxHEIGHT, neither side under what the reader takes (photo.MIN_SHORT_SIDE)."""
+    from printgen.games.one_page_war.reader.photo import MIN_SHORT_SIDE
+
     parts = text.lower().split("x")
     if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
         raise argparse.ArgumentTypeError(
             f"{text!r}: expected WIDTHxHEIGHT in pixels, e.g. 4032x3024"
         )
     width, height = (int(p) for p in parts)
-    if min(width, height) < 300:
-        raise argparse.ArgumentTypeError(f"{text!r}: each side must be 300 pixels or more")
+    if min(width, height) < MIN_SHORT_SIDE:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: each side must be {MIN_SHORT_SIDE} pixels or more"
+        )
     return width, height
 
 

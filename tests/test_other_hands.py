@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -304,16 +305,9 @@ def test_the_converter_keeps_a_dataset_and_writes_a_digits_file_the_bench_takes(
 def test_the_bench_and_training_refuse_other_hands_they_do_not_hold(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import importlib.util
-
     monkeypatch.setattr(other_hands, "DATA", tmp_path)
     other_hands.load.cache_clear()
-    spec = importlib.util.spec_from_file_location(
-        "bench_reader", ROOT / "bench" / "bench_reader.py"
-    )
-    assert spec and spec.loader
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = _bench_reader()
     monkeypatch.setattr(sys, "argv", ["bench_reader.py", "--set", "optdigits", "--count", "1"])
     with pytest.raises(SystemExit) as stop:
         bench.main()
@@ -352,6 +346,13 @@ def test_the_bench_names_a_photo_size_it_cannot_take(size: str, expected: str) -
 
 
 def test_the_bench_takes_a_photo_size_in_either_case() -> None:
+    bench = _bench_reader()
+    assert bench.photo_size("1600X1200") == (1600, 1200)
+    assert bench.photo_size("4032x3024") == (4032, 3024)
+
+
+def _bench_reader() -> Any:
+    """bench/bench_reader.py as a module (it is a script, not part of the package)."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(
@@ -360,5 +361,4 @@ def test_the_bench_takes_a_photo_size_in_either_case() -> None:
     assert spec and spec.loader
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    assert bench.photo_size("1600X1200") == (1600, 1200)
-    assert bench.photo_size("4032x3024") == (4032, 3024)
+    return bench
