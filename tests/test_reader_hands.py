@@ -73,7 +73,7 @@ def test_crossed_7s_and_hooked_4s_are_read_and_a_footed_1_never_accepted_wrong()
     """Marks on their own. (Without its foot, a continental 1 alone is accepted as a 7 now and
     then: docs/reader.md, Limits. On a sheet the rules and the bar catch it: the test below.)
     The hooked 4 with no top, as Italian and Turkish writers make it, was read as 6 at 99.5 %
-    and more before the networks learnt it (docs/reader.md, "Other hands")."""
+    and more before the networks learnt it (docs/recogniser-experiments.md, "Other hands")."""
     model = digits.model()
     shapes = (("crossed 7", 0.9), ("continental 1, flag and foot", 0.0), ("hooked 4, no top", 0.5))
     for name, floor in shapes:

@@ -97,8 +97,8 @@ def split_indices() -> dict[str, np.ndarray]:
 
 # Digits of ../shared/handwriting/ (row numbers) whose label is not what a person reads, each looked
 # at: left out of the CALIBRATION part, where one such digit read as what it shows would set the
-# bar for every class (docs/reader.md, "Calibration"). The MEASURE part keeps its own: the bench
-# counts them against their label.
+# bar for every class (docs/recogniser-experiments.md, "What sets the bar"). The MEASURE part
+# keeps its own: the bench counts them against their label.
 MISLABELLED = {747: "labelled 2, written as a 9: a closed loop on a stem"}
 
 

@@ -59,12 +59,13 @@ SHARES = {"*": 0.8, "S": 0.6, digits.OTHER: 1.5, digits.EMPTY: 0.3}
 CHUNK = 250  # views made by one task (its own seed), whatever the number of workers
 # Real digits written with a felt tip or marker (strokes 15 to 26 % of the digit's height, past
 # what real_digits.random_pen gives): on held-out real digits at 20 to 24 %, networks that never
-# saw such strokes read 90 % right and accepted 42 % (`measure_digits --pens`; docs/reader.md).
+# saw such strokes read 90 % right and accepted 42 % (`measure_digits --pens`;
+# docs/recogniser-experiments.md).
 FAT_PENS = 0.1
 # Networks asked for with --other-hands-nets learn from other hands than MNIST's too: in their
 # views, this share of the real digits are Italian writers' (training/other_hands.py). Where
 # two networks disagree, on a hand one of them never saw, the ensemble is unsure
-# (docs/reader.md, "Other hands").
+# (docs/recogniser-experiments.md, "Other hands").
 OTHER_HANDS = 0.5
 
 

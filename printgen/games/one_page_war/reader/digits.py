@@ -157,7 +157,7 @@ def upright(image: np.ndarray) -> np.ndarray:
     """The image sheared so that its ink leans neither way (its second moments' slant gone).
     How far each writer slants is then nothing the networks must learn from the few real hands
     they see: trained so, they accept 1.4 to 2.3 points more of held-out real digits on
-    sheets, with fewer misreads (docs/reader.md, "Training")."""
+    sheets, with fewer misreads (docs/recogniser-experiments.md, "Earlier training runs")."""
     m = cv2.moments(image)
     if m["mu02"] < 1e-2 * max(m["m00"], 1e-6):
         return image  # a flat mark: no slant to measure
