@@ -50,17 +50,18 @@ calibration):
 part (`python -m training.other_hands write` writes such a file, from the US Postal Service's
 digits for one).
 
-The photos are read in a fresh process. Reported: squares auto-accepted and right, right but
-flagged unsure, misread and caught (unsure), misread and NOT flagged (the target is 0), for the
-squares holding a digit and for every cell (tick boxes and S spaces too); sheets final (no unsure
-cell at all); sheets whose winner holds whatever their unsure cells hold (reader/stakes.py), and
-whether that winner is the true one (the target: always), and the share of unsure cells that can
-change who wins; the median and worst time per photo, and the reading process's peak memory while
-it reads a photo (every photo is read first, one after another as a batch reads them; only then
-is each read again for the cells' and the rules' times and the squares decided alone). Each is given
-twice, for the same photos: as the reader decides (given the rules of the game, reader/joint.py)
-and with every square decided on its own reading, so the rules' share shows. `make bench` runs
-the real and the drawn sets at 12 MP.
+The photos are read in a fresh process. Reported: squares auto-accepted and right, right but flagged
+unsure, misread and caught (unsure), misread and NOT flagged (the target is 0), for the squares
+holding a digit and for every cell (tick boxes and S spaces too); sheets final (no unsure cell at
+all), and the ceiling no flagging of the same readings could pass with none unflagged (the squares
+read right; the sheets with no cell misread); sheets whose winner holds whatever their unsure cells
+hold (reader/stakes.py), and whether that winner is the true one (the target: always), and the share
+of unsure cells that can change who wins; the median and worst time per photo, and the reading
+process's peak memory while it reads a photo (every photo is read first, one after another as a
+batch reads them; only then is each read again for the cells' and the rules' times and the squares
+decided alone). Each is given twice, for the same photos: as the reader decides (given the rules of
+the game, reader/joint.py) and with every square decided on its own reading, so the rules' share
+shows. `make bench` runs the real and the drawn sets at 12 MP.
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -382,6 +384,20 @@ def _line(name: str, counts: dict[str, int]) -> str:
     )
 
 
+def _ceiling_line(results: list[dict[str, Any]], suffix: str = "") -> str:
+    """What no flagging of these readings could beat: every misread must be flagged, so a sheet
+    can be final with none unflagged only if no cell of it was misread, and a square can be
+    accepted and right only if it was read right."""
+    clean = sum(r["cells" + suffix]["caught"] + r["cells" + suffix]["silent"] == 0 for r in results)
+    squares = {k: sum(r["squares" + suffix][k] for r in results) for k in OUTCOMES}
+    right = squares["accepted_right"] + squares["flagged_right"]
+    return (
+        f"at best, with no misread unflagged: squares read right "
+        f"{right / max(1, sum(squares.values())):.2%}, sheets with no cell misread "
+        f"{clean}/{len(results)} = {clean / max(1, len(results)):.0%}"
+    )
+
+
 def run(
     which: str,
     count: int,
@@ -437,6 +453,7 @@ def run(
                 f"  sheets final (no unsure cell): {final}/{len(results)} = "
                 f"{final / len(results):.0%}"
             )
+            print("  " + _ceiling_line(results, suffix))
         holds = [r for r in results if r["holds"] and not r["final"]]
         wrong = sum(not r["holds_right"] for r in holds)
         print(

@@ -362,3 +362,22 @@ def _bench_reader() -> Any:
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     return bench
+
+
+def test_the_bench_reports_the_ceiling_no_flagging_could_pass() -> None:
+    """A misread must be flagged, so only a sheet with no cell misread can be final with none
+    unflagged, and only a square read right can be accepted and right."""
+    bench = _bench_reader()
+
+    def sheet(accepted: int, flagged: int, caught: int, silent: int) -> dict[str, Any]:
+        counts = {
+            "accepted_right": accepted,
+            "flagged_right": flagged,
+            "caught": caught,
+            "silent": silent,
+        }
+        return {"squares": counts, "cells": counts}
+
+    line = bench._ceiling_line([sheet(30, 8, 0, 0), sheet(35, 3, 2, 0), sheet(36, 3, 0, 1)])
+    assert "squares read right 97.46%" in line  # 115 of 118
+    assert "sheets with no cell misread 1/3 = 33%" in line
