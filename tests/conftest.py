@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 from click.testing import CliRunner
@@ -29,3 +32,14 @@ handwriting.find_font.cache_clear()
 @pytest.fixture
 def runner() -> CliRunner:
     return CliRunner()
+
+
+@pytest.fixture(scope="session")
+def bench_reader() -> ModuleType:
+    """bench/bench_reader.py as a module (it is a script, not part of the package)."""
+    path = Path(__file__).resolve().parents[1] / "bench" / "bench_reader.py"
+    spec = importlib.util.spec_from_file_location("bench_reader", path)
+    assert spec and spec.loader
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return bench

@@ -6,7 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from types import ModuleType
 
 import cv2
 import numpy as np
@@ -303,14 +303,13 @@ def test_the_converter_keeps_a_dataset_and_writes_a_digits_file_the_bench_takes(
 
 
 def test_the_bench_and_training_refuse_other_hands_they_do_not_hold(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bench_reader: ModuleType
 ) -> None:
     monkeypatch.setattr(other_hands, "DATA", tmp_path)
     other_hands.load.cache_clear()
-    bench = _bench_reader()
     monkeypatch.setattr(sys, "argv", ["bench_reader.py", "--set", "optdigits", "--count", "1"])
     with pytest.raises(SystemExit) as stop:
-        bench.main()
+        bench_reader.main()
     assert stop.value.code == 2
     from training import train_digits
 
@@ -328,56 +327,3 @@ def test_training_refuses_an_ensemble_of_no_network() -> None:
         cwd=ROOT,
     )
     assert done.returncode == 2 and "at least one network" in done.stderr
-
-
-@pytest.mark.parametrize(
-    ("size", "expected"),
-    [("12", "expected WIDTHxHEIGHT"), ("4032*3024", "expected WIDTHxHEIGHT"), ("200x5000", "300")],
-)
-def test_the_bench_names_a_photo_size_it_cannot_take(size: str, expected: str) -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "bench_reader.py"), "--size", size],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
-    assert done.returncode == 2
-    assert f"--size: {size!r}" in done.stderr and expected in done.stderr
-
-
-def test_the_bench_takes_a_photo_size_in_either_case() -> None:
-    bench = _bench_reader()
-    assert bench.photo_size("1600X1200") == (1600, 1200)
-    assert bench.photo_size("4032x3024") == (4032, 3024)
-
-
-def _bench_reader() -> Any:
-    """bench/bench_reader.py as a module (it is a script, not part of the package)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(
-        "bench_reader", ROOT / "bench" / "bench_reader.py"
-    )
-    assert spec and spec.loader
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
-
-
-def test_the_bench_reports_the_ceiling_no_flagging_could_pass() -> None:
-    """A misread must be flagged, so only a sheet with no cell misread can be final with none
-    unflagged, and only a square read right can be accepted and right."""
-    bench = _bench_reader()
-
-    def sheet(accepted: int, flagged: int, caught: int, silent: int) -> dict[str, Any]:
-        counts = {
-            "accepted_right": accepted,
-            "flagged_right": flagged,
-            "caught": caught,
-            "silent": silent,
-        }
-        return {"squares": counts, "cells": counts}
-
-    line = bench._ceiling_line([sheet(30, 8, 0, 0), sheet(35, 3, 2, 0), sheet(36, 3, 0, 1)])
-    assert "squares read right 97.46%" in line  # 115 of 118
-    assert "sheets with no cell misread 1/3 = 33%" in line
