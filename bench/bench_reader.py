@@ -515,9 +515,20 @@ def photo_size(text: str) -> tuple[int, int]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", choices=sorted(FIRST_SEED), action="append", dest="sets")
-    parser.add_argument("--count", type=int, default=24)
+    parser = argparse.ArgumentParser(
+        description=" ".join(__doc__.split("\n\n")[0].split()),
+        epilog="Each set is described at the top of bench/bench_reader.py.",
+    )
+    parser.add_argument(
+        "--set",
+        choices=sorted(FIRST_SEED),
+        action="append",
+        dest="sets",
+        metavar="SET",
+        help="a set of photos to make and read, repeatable (default: real and drawn): "
+        + ", ".join(sorted(FIRST_SEED)),
+    )
+    parser.add_argument("--count", type=int, default=24, help="photos of each set (default 24)")
     parser.add_argument(
         "--size",
         type=photo_size,

@@ -28,6 +28,21 @@ def test_the_bench_names_a_photo_size_it_cannot_take(size: str, expected: str) -
     assert f"--size: {size!r}" in done.stderr and expected in done.stderr
 
 
+def test_the_bench_help_says_what_it_does_and_names_every_set(bench_reader: ModuleType) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bench_reader.py"), "--help"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0
+    words = " ".join(done.stdout.split())
+    # The whole first paragraph of its docstring, not its first line cut mid-sentence.
+    assert "in writing the recogniser never saw." in words
+    for name in bench_reader.FIRST_SEED:
+        assert name in words
+
+
 def test_the_bench_takes_a_photo_size_in_either_case(bench_reader: ModuleType) -> None:
     assert bench_reader.photo_size("1600X1200") == (1600, 1200)
     assert bench_reader.photo_size("4032x3024") == (4032, 3024)
