@@ -8,6 +8,7 @@ recogniser never saw.
                                            [--count 24]
                                            [--size 4032x3024] [--layout-version 1]
                                            [--keep DIR] [--verbose] [--digits NPZ]
+                                           [--fold K --model NPZ]
 
 Sets (each made by tests/photo_corpus.py from its own seeds, none used in training or
 calibration):
@@ -48,7 +49,11 @@ calibration):
 
 `--digits NPZ` writes the real sets with any other handwritten digits instead of the measure
 part (`python -m training.other_hands write` writes such a file, from the US Postal Service's
-digits for one).
+digits for one). `--fold K --model NPZ` writes them with fold K's measure part instead and
+reads them with weights trained on fold K (`python -m training.train_digits --fold K --out
+NPZ`): cross-validation, the recogniser's recipe measured on other real digits than the
+shipped model's measure part (docs/reader.md, "Cross-validation"). Keep each fold's photos
+in a folder of their own: `--keep` reuses the photos a folder already holds.
 
 The photos are read in a fresh process. Reported: squares auto-accepted and right, right but flagged
 unsure, misread and caught (unsure), misread and NOT flagged (the target is 0), for the squares
@@ -260,14 +265,14 @@ def _holds(report: object, truth: dict[str, str]) -> tuple[bool, bool]:
     return True, winner == claimed
 
 
-def read_corpus(folder: Path) -> None:
+def read_corpus(folder: Path, model: Path | None = None) -> None:
     """Runs in its own process, so its peak memory is the reader's alone: that of the process,
     with all it has read before, while `read_photo` runs."""
     from photo_corpus import key
     from timing import median_seconds
 
     from printgen.games.one_page_war.layout import load_layout
-    from printgen.games.one_page_war.reader import read, read_photo
+    from printgen.games.one_page_war.reader import digits, read, read_photo
     from printgen.games.one_page_war.reader.cells import Ink, read_sheet
     from printgen.games.one_page_war.reader.crosscheck import cross_check
     from printgen.games.one_page_war.reader.photo import load_photo
@@ -276,6 +281,8 @@ def read_corpus(folder: Path) -> None:
     from printgen.games.one_page_war.sheet import Mode
     from printgen.materials import PhotoOptions
 
+    if model:
+        digits.use_model_file(model)
     # First every photo is read, and only read, so that the peak memory is that of a process
     # that reads photos one after another (as a batch does), not of one that also holds what
     # the figures below need.
@@ -398,6 +405,17 @@ def _ceiling_line(results: list[dict[str, Any]], suffix: str = "") -> str:
     )
 
 
+def _written_with(which: str, digits: Path | None) -> str:
+    if which not in REAL_SETS:
+        return ""
+    if digits:
+        return f" written with {digits.name}"
+    from training import real_digits
+
+    fold = real_digits.current_fold()
+    return f" written with fold {fold}'s measure digits" if fold else ""
+
+
 def run(
     which: str,
     count: int,
@@ -407,6 +425,7 @@ def run(
     verbose: bool,
     cover_qr: bool = False,
     digits: Path | None = None,
+    model: Path | None = None,
 ) -> int:
     width, height = size
     with tempfile.TemporaryDirectory() as tmp:
@@ -415,13 +434,14 @@ def run(
         start = time.perf_counter()
         make_corpus(folder, count, size, which, version, cover_qr, digits)
         print(
-            f"set {which}{f' written with {digits.name}' if digits and which in REAL_SETS else ''}:"
+            f"set {which}{_written_with(which, digits)}{f', read with {model}' if model else ''}:"
             f" {count} photos {width}x{height}, layout version "
             f"{version or 'current'}, in {folder} "
             f"({time.perf_counter() - start:.0f} s to make)"
         )
         out = subprocess.run(
-            [sys.executable, __file__, "--read", str(folder)],
+            [sys.executable, __file__, "--read", str(folder)]
+            + (["--model", str(model)] if model else []),
             check=True,
             capture_output=True,
             text=True,
@@ -551,10 +571,45 @@ def main() -> int:
         "an .npz of uint8 `images` (n x 28 x 28, 0 paper to 255 ink, framed as MNIST) and "
         "`labels`, such as other people's handwriting (docs/reader.md, 'Other hands')",
     )
+    parser.add_argument(
+        "--fold",
+        type=int,
+        default=0,
+        help="write the real sets with this fold's measure digits (cross-validation, "
+        "training/real_digits.py); with any fold but 0, --model too",
+    )
+    parser.add_argument(
+        "--model",
+        type=Path,
+        help="read with this model file instead of the shipped one: weights trained with the "
+        "same --fold (python -m training.train_digits --fold K --out NPZ)",
+    )
     args = parser.parse_args()
     if args.read:
-        read_corpus(args.read)
+        read_corpus(args.read, args.model)
         return 0
+    if args.fold:
+        from training import real_digits
+
+        try:
+            real_digits.use_fold(args.fold)
+        except ValueError as e:
+            parser.error(f"--fold: {e}")
+        if args.digits:
+            parser.error(f"--fold {args.fold} and --digits each say what the real sets hold")
+        if not args.model:
+            parser.error(
+                f"--fold {args.fold} without --model: the shipped model learnt from fold "
+                f"{args.fold}'s measure digits; give weights trained with --fold {args.fold}"
+            )
+    if args.model:
+        from printgen.games.one_page_war.reader import digits
+        from printgen.games.one_page_war.reader.errors import ModelFileError
+
+        try:
+            digits.load_model_file(args.model)
+        except ModelFileError as e:
+            parser.error(f"--model: {e}")
     if args.digits:
         from training import real_digits
 
@@ -585,6 +640,7 @@ def main() -> int:
             args.verbose,
             args.cover_qr,
             args.digits,
+            args.model,
         )
     return 0
 

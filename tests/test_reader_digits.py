@@ -62,6 +62,23 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     assert not list(tmp_path.glob("*.tmp*"))  # written through a temporary file, then renamed
 
 
+def test_another_model_file_is_read_with_and_a_damaged_one_refused(tmp_path: Path) -> None:
+    """The bench measures weights trained for cross-validation (`use_model_file`)."""
+    other = tmp_path / "fold2.npz"
+    digits.save_model(other, digits.model().with_calibration(1.0, 0.9))
+    damaged = tmp_path / "damaged.npz"
+    damaged.write_bytes(other.read_bytes()[:4000])
+    try:
+        digits.use_model_file(other)
+        assert digits.model().threshold == pytest.approx(0.9)
+        with pytest.raises(ModelFileError, match="cut short"):
+            digits.use_model_file(damaged)
+        assert digits.model().threshold == pytest.approx(0.9)  # the one in use stays
+    finally:
+        digits.use_model_file(digits.MODEL_PATH)
+    assert digits.model().threshold == digits.load_model_file(digits.MODEL_PATH).threshold
+
+
 def test_the_ensemble_averages_logits_and_doubts_where_members_disagree() -> None:
     n = len(digits.CLASSES)
     five, three = np.zeros(n), np.zeros(n)

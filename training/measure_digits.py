@@ -1,7 +1,7 @@
 """How well a recogniser model reads real handwriting it never learnt from, mark by mark.
 
     .venv/bin/python -m training.measure_digits [MODEL.npz ...] [--per-digit 4] [--seed 1]
-                                                [--pens | --styles]
+                                                [--pens | --styles] [--fold 0]
 
 For each model file (the shipped one by default) and each held-out part of the real digits
 (training/real_digits.py: CALIBRATION, then MEASURE), every digit is written into simulated
@@ -13,7 +13,8 @@ that could be accepted with no error at all (above the most confident wrong read
 never accepted, as in the reader. With `--pens`, the measure digits are written with one kind
 of pen at a time instead (a fine pen, a felt tip, a light pencil...). With `--styles`, shapes
 that MNIST's American writers seldom make (a continental 1 with its long up-stroke, a crossed 7,
-a slashed 0...) drawn by held-out procedural writers, `--per-digit` times 50 each. Whole
+a slashed 0...) drawn by held-out procedural writers, `--per-digit` times 50 each. With
+`--fold`, the parts are that fold's (cross-validation, training/real_digits.py). Whole
 sheets, with the rules' cross-check, are the benchmark's (bench/bench_reader.py --set real).
 """
 
@@ -208,6 +209,13 @@ def main() -> None:
     parser.add_argument("models", nargs="*", type=Path, default=[digits.MODEL_PATH])
     parser.add_argument("--per-digit", type=int, default=4, help="simulated squares per digit")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--fold",
+        type=int,
+        default=0,
+        help="the parts of this fold of the real digits (cross-validation): measure a model "
+        "trained with the same --fold (training/train_digits.py)",
+    )
     instead = parser.add_mutually_exclusive_group()
     instead.add_argument(
         "--pens",
@@ -220,6 +228,10 @@ def main() -> None:
         help="instead: shapes the real digits seldom hold (continental 1, crossed 7...)",
     )
     args = parser.parse_args()
+    try:
+        real_digits.use_fold(args.fold)
+    except ValueError as e:
+        parser.error(f"--fold: {e}")
     sets = {}
     if args.styles:
         for name in STYLES:

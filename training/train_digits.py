@@ -3,6 +3,7 @@ write its weights as plain numpy arrays (printgen/games/one_page_war/reader/digi
 
     .venv/bin/pip install -e '.[train]'          # PyTorch (CPU build) and scikit-learn
     .venv/bin/python -m training.train_digits    # [--seed 1] [--nets 2] [--other-hands-nets 0] ...
+    .venv/bin/python -m training.train_digits --fold 2 --out fold2.npz   # cross-validation
 
 Optional, handwriting fonts (Debian packages; unpacked anywhere, named by an environment
 variable, or installed system-wide):
@@ -1015,6 +1016,14 @@ def main() -> None:
     )
     parser.add_argument("--out", type=Path, default=digits.MODEL_PATH, help="where to write it")
     parser.add_argument(
+        "--fold",
+        type=int,
+        default=0,
+        help=f"learn from and calibrate on this fold's parts of the real digits, 0 to "
+        f"{real_digits.FOLDS - 1}, to measure the recipe on another fold's measure part "
+        "(cross-validation, docs/reader.md); the shipped model is fold 0's",
+    )
+    parser.add_argument(
         "--calibrate-only",
         action="store_true",
         help="keep the shipped model's weights; only measure its temperatures and thresholds "
@@ -1032,6 +1041,19 @@ def main() -> None:
         "never the calibration photos",
     )
     args = parser.parse_args()
+    if not 0 <= args.fold < real_digits.FOLDS:
+        parser.error(f"--fold {args.fold}: expected 0 to {real_digits.FOLDS - 1}")
+    if args.fold and args.out.resolve() == digits.MODEL_PATH.resolve():
+        parser.error(
+            f"--fold {args.fold} writes a model for measuring only: name where with --out "
+            "(the shipped model is fold 0's)"
+        )
+    if args.fold and args.calibrate_only:
+        parser.error(
+            f"--fold {args.fold} with --calibrate-only: the shipped weights learnt from digits "
+            f"that fold {args.fold} calibrates on"
+        )
+    real_digits.use_fold(args.fold)
     if args.nets < 0 or args.other_hands_nets < 0 or args.nets + args.other_hands_nets == 0:
         parser.error(
             f"--nets {args.nets} and --other-hands-nets {args.other_hands_nets}: each 0 or more, "

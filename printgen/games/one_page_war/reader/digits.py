@@ -508,9 +508,22 @@ def load_model_file(path: Path) -> Model:
     return model
 
 
+_model_path = MODEL_PATH
+
+
+def use_model_file(path: Path) -> None:
+    """Read with the model in `path` instead of the shipped one, in this process from now on:
+    for the bench, measuring weights trained for cross-validation. A file that cannot be
+    loaded is refused here (ModelFileError), before any photo is read."""
+    global _model_path
+    load_model_file(path)
+    _model_path = path
+    model.cache_clear()
+
+
 @cache
 def model() -> Model:
-    return load_model_file(MODEL_PATH)
+    return load_model_file(_model_path)
 
 
 def classify(feature_rows: list[np.ndarray], using: Model | None = None) -> np.ndarray:
