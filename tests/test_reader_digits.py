@@ -113,8 +113,20 @@ def test_a_changed_model_file_is_a_clear_error(tmp_path: Path) -> None:
     arrays[weight].flat[0] += 1  # one weight changed, the digest left as it was
     path = tmp_path / "changed.npz"
     np.savez(path, **arrays)  # type: ignore[arg-type]
-    with pytest.raises(ModelFileError, match=r"changed\.npz.*changed after it was written"):
+    with pytest.raises(ModelFileError, match=r"changed\.npz.*changed after it was written") as e:
         digits.load_model_file(path)
+    # A model file of one's own training is written again, not reinstalled with printgen.
+    assert "train_digits --out" in str(e.value) and "reinstall" not in str(e.value)
+
+
+def test_a_damaged_shipped_model_says_to_reinstall(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shipped = tmp_path / "digits_model.npz"
+    monkeypatch.setattr(digits, "MODEL_PATH", shipped)  # a damaged file where printgen ships one
+    shipped.write_bytes(b"not a model")
+    with pytest.raises(ModelFileError, match="reinstall printgen"):
+        digits.load_model_file(shipped)
 
 
 def test_a_model_for_other_classes_or_an_older_format_is_refused(tmp_path: Path) -> None:

@@ -435,6 +435,14 @@ def _count(names: list[str], prefix: str) -> int:
     return n
 
 
+def _remedy(path: Path) -> str:
+    """What to do about a bad model file: the shipped one comes with printgen; any other (the
+    bench's --model) was written by a training run."""
+    if path.resolve() == MODEL_PATH.resolve():
+        return "reinstall printgen or run python -m training.train_digits"
+    return "write it again with python -m training.train_digits --out"
+
+
 def load_model_file(path: Path) -> Model:
     """The model in `path`; a ModelFileError naming the file and what is wrong with it when it is
     missing, truncated, changed since it was written, or made for other classes."""
@@ -446,7 +454,7 @@ def load_model_file(path: Path) -> Model:
     except (zipfile.BadZipFile, EOFError, OSError, ValueError) as error:
         raise ModelFileError(
             f"{path}: the recogniser's model file is damaged or cut short ({error}); "
-            "reinstall printgen or run python -m training.train_digits"
+            f"{_remedy(path)}"
         ) from None
     if "format" not in arrays or int(arrays["format"]) != FORMAT:
         found = int(arrays["format"]) if "format" in arrays else "none"
@@ -454,7 +462,7 @@ def load_model_file(path: Path) -> Model:
     if "digest" not in arrays or str(arrays["digest"]) != _digest(arrays):
         raise ModelFileError(
             f"{path}: the model file was changed after it was written (its digest does not "
-            "match its arrays); reinstall printgen or train it again"
+            f"match its arrays); {_remedy(path)}"
         )
     classes = tuple(str(c) for c in arrays["classes"])
     if classes != CLASSES:
