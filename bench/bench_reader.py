@@ -7,7 +7,7 @@ recogniser never saw.
                                                          folded, crumpled, scans)
                                            [--count 24]
                                            [--size 4032x3024] [--layout-version 1]
-                                           [--keep DIR] [--verbose] [--digits NPZ]
+                                           [--keep DIR] [--verbose] [--digits FILE]
                                            [--fold K --model NPZ]
 
 Sets (each made by tests/photo_corpus.py from its own seeds, none used in training or
@@ -47,13 +47,14 @@ calibration):
   colour, JPEG or PNG, the scanner's white under or over the paper's
   (`photo_corpus.random_scanner`); `--size` does not apply.
 
-`--digits NPZ` writes the real sets with any other handwritten digits instead of the measure
-part (`python -m training.other_hands write` writes such a file, from the US Postal Service's
-digits for one). `--fold K --model NPZ` writes them with fold K's measure part instead and
-reads them with weights trained on fold K (`python -m training.train_digits --fold K --out
-NPZ`): cross-validation, the recogniser's recipe measured on other real digits than the
-shipped model's measure part (docs/reader.md, "Cross-validation"). Keep each fold's photos
-in a folder of their own: `--keep` reuses the photos a folder already holds.
+`--digits FILE` writes the real sets with any other handwritten digits instead of the measure
+part: a file in the format of ../shared/handwriting/ (a digit a line, 784 greys and the digit;
+.csv or .csv.gz), or an .npz (`python -m training.other_hands write` writes one, from the US
+Postal Service's digits for one). `--fold K --model NPZ` writes them with fold K's measure part
+instead and reads them with weights trained on fold K (`python -m training.train_digits --fold
+K --out NPZ`): cross-validation, the recogniser's recipe measured on other real digits than the
+shipped model's measure part (docs/reader.md, "Cross-validation"). Keep each fold's photos in a
+folder of their own: `--keep` reuses the photos a folder already holds.
 
 The photos are read in a fresh process. Reported: squares auto-accepted and right, right but flagged
 unsure, misread and caught (unsure), misread and NOT flagged (the target is 0), for the squares
@@ -567,9 +568,12 @@ def main() -> int:
     parser.add_argument(
         "--digits",
         type=Path,
-        help="write the real sets with these handwritten digits instead of the measure part: "
-        "an .npz of uint8 `images` (n x 28 x 28, 0 paper to 255 ink, framed as MNIST) and "
-        "`labels`, such as other people's handwriting (docs/reader.md, 'Other hands')",
+        metavar="FILE",
+        help="write the real sets with these handwritten digits instead of the measure part, "
+        "such as other people's handwriting: a .csv or .csv.gz in the format of "
+        "../shared/handwriting/ (a digit a line: 784 greys 0 to 255, then the digit), or an "
+        ".npz of uint8 `images` (n x 28 x 28, framed as MNIST) and `labels` (docs/reader.md, "
+        "'Other hands')",
     )
     parser.add_argument(
         "--fold",
@@ -618,9 +622,16 @@ def main() -> int:
                 f"--digits writes the real sets ({', '.join(REAL_SETS)}); none was asked for"
             )
         try:
-            real_digits.from_file(args.digits)
+            given = real_digits.from_file(args.digits)
         except ValueError as e:
             parser.error(str(e))
+        # A sheet may ask for any digit: 0 to 7 most often, 10 and up as two, any rubbed out.
+        missing = sorted(set(range(10)) - set(given.labels.tolist()))
+        if missing:
+            parser.error(
+                f"{args.digits}: holds no {' or '.join(map(str, missing))}; a sheet may need "
+                "every digit 0 to 9"
+            )
     for which in set(args.sets or []) & set(OTHER_HANDS):
         from training import other_hands
 

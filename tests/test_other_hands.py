@@ -3,6 +3,7 @@ bench writes sheets with (real_digits.from_file, bench_reader.py --digits)."""
 
 from __future__ import annotations
 
+import gzip
 import subprocess
 import sys
 from pathlib import Path
@@ -221,6 +222,95 @@ def test_a_digits_file_is_checked_before_any_sheet_is_written(tmp_path: Path) ->
     )
     assert bench.returncode == 2
     assert "size.npz: images must be uint8" in bench.stderr
+
+
+def write_csv(path: Path, images: np.ndarray, labels: np.ndarray) -> Path:
+    """Digits as ../shared/handwriting/ keeps them: a digit a line, 784 greys then the digit."""
+    lines = [
+        ",".join(map(str, [*image.ravel().tolist(), int(label)]))
+        for image, label in zip(images, labels, strict=True)
+    ]
+    text = "\n".join(lines) + "\n"
+    if path.name.endswith(".gz"):
+        with gzip.open(path, "wt") as f:
+            f.write(text)
+    else:
+        path.write_text(text)
+    return path
+
+
+def test_digits_in_the_shared_folders_format_read_as_the_same_digits(tmp_path: Path) -> None:
+    rng = np.random.default_rng(5)
+    images = rng.integers(0, 256, (4, 28, 28)).astype(np.uint8)
+    labels = np.array([0, 9, 3, 3])
+    np.savez(tmp_path / "four.npz", images=images, labels=labels)
+    kept = real_digits.from_file(tmp_path / "four.npz")
+    for name in ("four.csv", "four.csv.gz"):
+        read = real_digits.from_file(write_csv(tmp_path / name, images, labels))
+        assert np.array_equal(read.images, kept.images), name
+        assert np.array_equal(read.labels, kept.labels), name
+    # ../shared/handwriting/ itself is read by the same code (a missing line end, a blank line).
+    (tmp_path / "ends.csv").write_text((tmp_path / "four.csv").read_text().rstrip() + "\n\n")
+    assert len(real_digits.read_csv(tmp_path / "ends.csv")) == 4
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("1,2,3", r"line 2: expected 785 comma-separated numbers .* found 3"),
+        (",".join(["0"] * 784 + ["x"]), r"line 2: expected whole numbers only"),
+        (",".join(["0"] * 783 + ["256", "1"]), r"line 2: a grey outside 0 to 255"),
+        (",".join(["0"] * 784 + ["10"]), r"line 2: the digit 10 is not one of 0 to 9"),
+    ],
+)
+def test_a_broken_line_of_digits_is_named(tmp_path: Path, line: str, says: str) -> None:
+    path = tmp_path / "mine.csv"
+    path.write_text(",".join(["0"] * 784 + ["7"]) + "\n" + line + "\n")
+    with pytest.raises(ValueError, match=rf"mine.csv, {says}"):
+        real_digits.from_file(path)
+
+
+def test_an_empty_missing_or_unreadable_digits_file_is_named(tmp_path: Path) -> None:
+    (tmp_path / "empty.csv").write_text("\n")
+    with pytest.raises(ValueError, match=r"empty.csv: no digits in it"):
+        real_digits.from_file(tmp_path / "empty.csv")
+    with pytest.raises(ValueError, match=r"gone.csv.gz: no such file"):
+        real_digits.from_file(tmp_path / "gone.csv.gz")
+    (tmp_path / "plain.csv.gz").write_text("0,1\n")  # not gzipped after all
+    with pytest.raises(ValueError, match=r"plain.csv.gz: not a readable file of handwritten"):
+        real_digits.from_file(tmp_path / "plain.csv.gz")
+
+
+def test_the_bench_refuses_digits_that_cannot_write_every_number(tmp_path: Path) -> None:
+    images = np.zeros((9, 28, 28), np.uint8)
+    few = write_csv(tmp_path / "few.csv", images, np.array([0, 1, 2, 3, 4, 5, 6, 7, 7]))
+    bench = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bench_reader.py"), "--digits", str(few)],
+        capture_output=True,
+        text=True,
+    )
+    assert bench.returncode == 2
+    assert "few.csv: holds no 8 or 9; a sheet may need every digit 0 to 9" in bench.stderr
+
+
+def test_measure_digits_measures_a_digits_file_of_ones_own(tmp_path: Path) -> None:
+    sample = real_digits.test_sample()
+    rows = np.concatenate([sample.of(d)[:2] for d in range(10)])
+    greys = (sample.images[rows] * 255).round().astype(np.uint8)
+    mine = write_csv(tmp_path / "mine.csv.gz", greys, sample.labels[rows])
+    command = [sys.executable, "-m", "training.measure_digits", "--per-digit", "1"]
+    done = subprocess.run(
+        [*command, "--digits", str(mine)], capture_output=True, text=True, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr
+    assert "mine.csv.gz, simulated squares: 20 marks: right" in done.stdout
+    assert "mine.csv.gz, written plainly: 20 marks: right" in done.stdout
+    assert "measure" not in done.stdout  # the held-out parts are not measured instead
+    refused = subprocess.run(
+        [*command, "--digits", str(mine), "--styles"], capture_output=True, text=True, cwd=ROOT
+    )
+    assert refused.returncode == 2
+    assert "--digits and --styles each say what to measure" in refused.stderr
 
 
 def test_half_the_networks_write_half_their_real_digits_with_other_hands() -> None:

@@ -2,6 +2,7 @@
 
     .venv/bin/python -m training.measure_digits [MODEL.npz ...] [--per-digit 4] [--seed 1]
                                                 [--pens | --styles] [--fold 0]
+                                                [--digits FILE]
 
 For each model file (the shipped one by default) and each held-out part of the real digits
 (training/real_digits.py: CALIBRATION, then MEASURE), every digit is written into simulated
@@ -14,7 +15,9 @@ never accepted, as in the reader. With `--pens`, the measure digits are written 
 of pen at a time instead (a fine pen, a felt tip, a light pencil...). With `--styles`, shapes
 that MNIST's American writers seldom make (a continental 1 with its long up-stroke, a crossed 7,
 a slashed 0...) drawn by held-out procedural writers, `--per-digit` times 50 each. With
-`--fold`, the parts are that fold's (cross-validation, training/real_digits.py). Whole
+`--fold`, the parts are that fold's (cross-validation, training/real_digits.py). With
+`--digits FILE`, the digits of that file instead of the parts (a .csv or .csv.gz in the format
+of ../shared/handwriting/, or an .npz: real_digits.from_file), such as your own hand. Whole
 sheets, with the rules' cross-check, are the benchmark's (bench/bench_reader.py --set real).
 """
 
@@ -32,6 +35,7 @@ from training import handwriting as hw
 from training import real_digits, views
 
 OTHER = digits.CLASSES.index(digits.OTHER)
+HELD_OUT = ("calibration", "measure")  # the parts of the real digits no network learns from
 
 
 @dataclass(frozen=True)
@@ -118,17 +122,6 @@ def styled(name: str, count: int, seed: int) -> Marks:
         if row is not None:
             rows.append(row)
     return Marks(np.stack(rows), np.full(len(rows), label))
-
-
-def simulated(
-    part: str,
-    per_digit: int,
-    seed: int,
-    pen_of: Callable[[np.random.Generator], real_digits.Pen] = real_digits.random_pen,
-) -> Marks:
-    """Each digit of `part` written into `per_digit` random squares, photographed, with pens
-    drawn by `pen_of`."""
-    return written(real_digits.part(part), per_digit, seed, pen_of)
 
 
 def written(
@@ -227,22 +220,37 @@ def main() -> None:
         action="store_true",
         help="instead: shapes the real digits seldom hold (continental 1, crossed 7...)",
     )
+    parser.add_argument(
+        "--digits",
+        type=Path,
+        metavar="FILE",
+        help="measure on these handwritten digits instead of the held-out parts: a .csv or "
+        ".csv.gz in the format of ../shared/handwriting/ (a digit a line: 784 greys 0 to 255, "
+        "then the digit), or an .npz of uint8 `images` (n x 28 x 28) and `labels`",
+    )
     args = parser.parse_args()
     try:
         real_digits.use_fold(args.fold)
     except ValueError as e:
         parser.error(f"--fold: {e}")
+    if args.digits and (args.fold or args.styles):
+        parser.error(f"--digits and --{'fold' if args.fold else 'styles'} each say what to measure")
+    try:
+        parts = {args.digits.name: real_digits.from_file(args.digits)} if args.digits else None
+    except ValueError as e:
+        parser.error(f"--digits: {e}")
     sets = {}
     if args.styles:
         for name in STYLES:
             sets[name] = styled(name, 50 * args.per_digit, args.seed)
     elif args.pens:
         for name, pen_of in PENS.items():
-            sets[f"measure, {name}"] = simulated("measure", args.per_digit, args.seed, pen_of)
+            for part, real in (parts or {"measure": real_digits.part("measure")}).items():
+                sets[f"{part}, {name}"] = written(real, args.per_digit, args.seed, pen_of)
     else:
-        for part in ("calibration", "measure"):
-            sets[f"{part}, simulated squares"] = simulated(part, args.per_digit, args.seed)
-            sets[f"{part}, written plainly"] = plain(real_digits.part(part), args.seed)
+        for part, real in (parts or {p: real_digits.part(p) for p in HELD_OUT}).items():
+            sets[f"{part}, simulated squares"] = written(real, args.per_digit, args.seed)
+            sets[f"{part}, written plainly"] = plain(real, args.seed)
     for path in args.models:
         model = digits.load_model_file(path)
         print(f"{path} ({len(model.nets)} networks, temperature {model.temperature})")

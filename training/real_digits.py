@@ -73,12 +73,50 @@ def load_all(path: Path = SOURCE) -> RealDigits:
             f"{path}: the real handwritten digits are not there (they sit beside the checkout, "
             "in ../shared/handwriting/)"
         )
-    with gzip.open(path, "rt") as f:
-        rows = np.loadtxt(f, delimiter=",", dtype=np.uint8)
-    if rows.ndim != 2 or rows.shape[1] != 785:
-        raise ValueError(f"{path}: expected 785 numbers a line, found {rows.shape[-1]}")
-    images = rows[:, :-1].reshape(-1, 28, 28).astype(np.float32) / 255
-    return RealDigits(images, rows[:, -1].astype(np.int64))
+    return read_csv(path)
+
+
+# A digit a line: 784 greys of a 28 x 28 image, row by row (0 paper, 255 ink), then the digit.
+CSV_NUMBERS = 28 * 28 + 1
+
+
+def read_csv(path: Path) -> RealDigits:
+    """Digits in the format of ../shared/handwriting/ (README there): a digit a line,
+    `CSV_NUMBERS` comma-separated whole numbers, gzipped when the name ends in .gz. A line
+    that breaks the format is a ValueError naming the file, the line and what was expected."""
+    rows: list[np.ndarray] = []
+    try:
+        with gzip.open(path, "rt") if path.suffix == ".gz" else path.open() as lines:
+            for number, line in enumerate(lines, start=1):
+                if not line.strip():
+                    continue
+                rows.append(_csv_row(path, number, line))
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
+    except (OSError, EOFError, UnicodeDecodeError) as e:
+        raise ValueError(f"{path}: not a readable file of handwritten digits ({e})") from None
+    if not rows:
+        raise ValueError(f"{path}: no digits in it (expected a digit a line)")
+    table = np.stack(rows)
+    return RealDigits(table[:, :-1].reshape(-1, 28, 28).astype(np.float32) / 255, table[:, -1])
+
+
+def _csv_row(path: Path, number: int, line: str) -> np.ndarray:
+    fields = line.split(",")
+    if len(fields) != CSV_NUMBERS:
+        raise ValueError(
+            f"{path}, line {number}: expected {CSV_NUMBERS} comma-separated numbers (784 greys "
+            f"of a 28 x 28 digit, then the digit), found {len(fields)}"
+        )
+    try:
+        row = np.array(fields, np.int64)
+    except ValueError:
+        raise ValueError(f"{path}, line {number}: expected whole numbers only") from None
+    if row[:-1].min() < 0 or row[:-1].max() > 255:
+        raise ValueError(f"{path}, line {number}: a grey outside 0 to 255")
+    if not 0 <= row[-1] <= 9:
+        raise ValueError(f"{path}, line {number}: the digit {row[-1]} is not one of 0 to 9")
+    return row
 
 
 # Cross-validation: the split rotated FOLDS times. In fold k each digit value's shuffled rows
@@ -157,9 +195,12 @@ def test_sample() -> RealDigits:
 
 
 def from_file(path: Path) -> RealDigits:
-    """Handwritten digits kept as the test sample keeps them: an .npz of `images` (uint8,
-    n x 28 x 28, 0 paper to 255 ink, framed as MNIST frames its digits) and `labels` (0 to 9),
-    such as other people's handwriting to measure the reader on."""
+    """Handwritten digits to measure the reader on, such as other people's handwriting: a file
+    in the format of ../shared/handwriting/ (`read_csv`: .csv, or .csv.gz), or an .npz kept as
+    the test sample keeps them, `images` (uint8, n x 28 x 28, 0 paper to 255 ink, framed as
+    MNIST frames its digits) and `labels` (0 to 9)."""
+    if path.name.endswith((".csv", ".csv.gz")):
+        return read_csv(path)
     try:
         with np.load(path, allow_pickle=False) as data:
             images, labels = data["images"], data["labels"]
