@@ -241,7 +241,8 @@ def write_csv(path: Path, images: np.ndarray, labels: np.ndarray) -> Path:
 
 def test_digits_in_the_shared_folders_format_read_as_the_same_digits(tmp_path: Path) -> None:
     rng = np.random.default_rng(5)
-    images = rng.integers(0, 256, (4, 28, 28)).astype(np.uint8)
+    images = np.zeros((4, 28, 28), np.uint8)
+    images[:, 4:24, 4:24] = rng.integers(0, 256, (4, 20, 20))
     labels = np.array([0, 9, 3, 3])
     np.savez(tmp_path / "four.npz", images=images, labels=labels)
     kept = real_digits.from_file(tmp_path / "four.npz")
@@ -276,6 +277,11 @@ def test_an_empty_missing_or_unreadable_digits_file_is_named(tmp_path: Path) -> 
         real_digits.from_file(tmp_path / "empty.csv")
     with pytest.raises(ValueError, match=r"gone.csv.gz: no such file"):
         real_digits.from_file(tmp_path / "gone.csv.gz")
+    inverted = np.full((3, 28, 28), 255, np.uint8)
+    inverted[1, 8:20, 12:16] = 0  # a dark 1 on white paper
+    write_csv(tmp_path / "inverted.csv", inverted, np.array([1, 1, 1]))
+    with pytest.raises(ValueError, match=r"inverted.csv: digit 1 of the file is mostly ink"):
+        real_digits.from_file(tmp_path / "inverted.csv")
     (tmp_path / "plain.csv.gz").write_text("0,1\n")  # not gzipped after all
     with pytest.raises(ValueError, match=r"plain.csv.gz: not a readable file of handwritten"):
         real_digits.from_file(tmp_path / "plain.csv.gz")

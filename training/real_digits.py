@@ -199,8 +199,20 @@ def from_file(path: Path) -> RealDigits:
     in the format of ../shared/handwriting/ (`read_csv`: .csv, or .csv.gz), or an .npz kept as
     the test sample keeps them, `images` (uint8, n x 28 x 28, 0 paper to 255 ink, framed as
     MNIST frames its digits) and `labels` (0 to 9)."""
-    if path.name.endswith((".csv", ".csv.gz")):
-        return read_csv(path)
+    digits = read_csv(path) if path.name.endswith((".csv", ".csv.gz")) else _read_npz(path)
+    # Paper is 0: a file of dark digits on white (255) would be written as solid squares.
+    ring = np.ones((28, 28), bool)
+    ring[2:-2, 2:-2] = False
+    inverted = np.flatnonzero(digits.images[:, ring].mean(axis=1) > 0.5)
+    if len(inverted):
+        raise ValueError(
+            f"{path}: digit {inverted[0] + 1} of the file is mostly ink around its edge: expected "
+            "0 for paper and 255 for ink (are the greys inverted?)"
+        )
+    return digits
+
+
+def _read_npz(path: Path) -> RealDigits:
     try:
         with np.load(path, allow_pickle=False) as data:
             images, labels = data["images"], data["labels"]
