@@ -54,7 +54,9 @@ Postal Service's digits for one). `--fold K --model NPZ` writes them with fold K
 instead and reads them with weights trained on fold K (`python -m training.train_digits --fold
 K --out NPZ`): cross-validation, the recogniser's recipe measured on other real digits than the
 shipped model's measure part (docs/reader.md, "Cross-validation"). Keep each fold's photos in a
-folder of their own: `--keep` reuses the photos a folder already holds.
+folder of their own: `--keep` reuses the photos a folder already holds, and refuses a folder
+whose photos were made otherwise (another set, size, layout version or digits: its made-with.json
+says how).
 
 The photos are read in a fresh process. Reported: squares auto-accepted and right, right but flagged
 unsure, misread and caught (unsure), misread and NOT flagged (the target is 0), for the squares
@@ -74,6 +76,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import json
 import resource
 import statistics
@@ -182,11 +185,18 @@ def make_corpus(
     version: int | None,
     cover_qr: bool = False,
     digits: Path | None = None,
-) -> None:
+) -> list[Path]:
+    """The photos of `count` seeds of the set, made where `out` does not hold them yet."""
     import photo_corpus
 
     from training import other_hands, real_digits
 
+    record = out / RECORD
+    if not record.exists():
+        made = made_with(which, size, version, cover_qr, digits)
+        partial = record.with_name(record.name + ".part")
+        partial.write_text(json.dumps(made, indent=1) + "\n")
+        partial.replace(record)
     real = None
     if which in OTHER_HANDS:
         real = other_hands.part(which)
@@ -195,10 +205,12 @@ def make_corpus(
     # A thin pencil at a quarter of full darkness: some digits stay under the ink floor.
     pen = real_digits.Pen(0.05, 0.25, True) if which == "faint" else None
     first = FIRST_SEED[which]
+    photos = []
     for seed in range(first, first + count):
         scanner = photo_corpus.random_scanner(seed) if which == "scans" else None
         lossless = scanner is not None and scanner.jpeg_quality is None
         path = out / f"sheet-{seed}.{'png' if lossless else 'jpg'}"
+        photos.append(path)
         if path.exists() and path.with_suffix(".json").exists():
             continue
         shot = stress_shot(seed, size) if which == "stress" else None
@@ -225,6 +237,7 @@ def make_corpus(
         )
         truth = photo_corpus.truth_names(photo.truth)
         path.with_suffix(".json").write_text(json.dumps(truth))
+    return photos
 
 
 OUTCOMES = ("accepted_right", "flagged_right", "caught", "silent")
@@ -266,9 +279,10 @@ def _holds(report: object, truth: dict[str, str]) -> tuple[bool, bool]:
     return True, winner == claimed
 
 
-def read_corpus(folder: Path, model: Path | None = None) -> None:
-    """Runs in its own process, so its peak memory is the reader's alone: that of the process,
-    with all it has read before, while `read_photo` runs."""
+def read_corpus(folder: Path, model: Path | None = None, names: list[str] | None = None) -> None:
+    """Reads the photos `names` of `folder` (all its photos without them). Runs in its own
+    process, so its peak memory is the reader's alone: that of the process, with all it has
+    read before, while `read_photo` runs."""
     from photo_corpus import key
     from timing import median_seconds
 
@@ -290,7 +304,8 @@ def read_corpus(folder: Path, model: Path | None = None) -> None:
     results = []
     peak_mb = files_mb = 0.0
     read_ok: list[tuple[Path, dict[str, str], dict[str, object]]] = []
-    for path in sorted(p for p in folder.glob("sheet-*") if p.suffix in (".jpg", ".png")):
+    photos = [folder / n for n in names] if names else folder.glob("sheet-*")
+    for path in sorted(p for p in photos if p.suffix in (".jpg", ".png")):
         truth = json.loads(path.with_suffix(".json").read_text())
         _restart_peak()
         start = time.perf_counter()
@@ -406,6 +421,59 @@ def _ceiling_line(results: list[dict[str, Any]], suffix: str = "") -> str:
     )
 
 
+# What the photos of a kept folder were made with, kept beside them: a folder is only ever read
+# again for the same set, size, layout version, QR cover and digits, or its figures would be
+# those of other photos under this run's heading.
+RECORD = "made-with.json"
+
+
+def made_with(
+    which: str, size: tuple[int, int], version: int | None, cover_qr: bool, digits: Path | None
+) -> dict[str, object]:
+    """How this run makes its photos (`RECORD`); a --digits file by its content's SHA-256."""
+    record: dict[str, object] = {
+        "set": which,
+        "size": "as scanned" if which == "scans" else f"{size[0]}x{size[1]}",
+        "layout version": version or "current",
+        "QR code covered": cover_qr,
+    }
+    if which in REAL_SETS:
+        if digits:
+            record["digits"] = (
+                f"{digits.name}, SHA-256 {hashlib.sha256(digits.read_bytes()).hexdigest()}"
+            )
+        else:
+            from training import real_digits
+
+            record["digits"] = f"measure part of fold {real_digits.current_fold()}"
+    return record
+
+
+def kept_problem(folder: Path, record: dict[str, object]) -> str | None:
+    """Why the photos kept in `folder` cannot stand for this run's, or None (none kept yet, or
+    made the same way)."""
+    if not any(folder.glob("sheet-*")):
+        return None
+    try:
+        kept = json.loads((folder / RECORD).read_text())
+    except (OSError, ValueError):
+        return (
+            f"{folder} holds photos but no {RECORD} saying how they were made (kept by an "
+            "older bench?): delete them, or keep this run's photos in another folder"
+        )
+    differs = [
+        f"{name} {kept.get(name)!r} there, {value!r} here"
+        for name, value in record.items()
+        if kept.get(name) != value
+    ]
+    if differs:
+        return (
+            f"{folder} holds photos made otherwise ({'; '.join(differs)}): keep each kind of "
+            "photo in a folder of its own"
+        )
+    return None
+
+
 def _written_with(which: str, digits: Path | None) -> str:
     if which not in REAL_SETS:
         return ""
@@ -433,7 +501,7 @@ def run(
         folder = keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
         start = time.perf_counter()
-        make_corpus(folder, count, size, which, version, cover_qr, digits)
+        photos = make_corpus(folder, count, size, which, version, cover_qr, digits)
         print(
             f"set {which}{_written_with(which, digits)}{f', read with {model}' if model else ''}:"
             f" {count} photos {width}x{height}, layout version "
@@ -441,7 +509,7 @@ def run(
             f"({time.perf_counter() - start:.0f} s to make)"
         )
         out = subprocess.run(
-            [sys.executable, __file__, "--read", str(folder)]
+            [sys.executable, __file__, "--read", str(folder), "--photos", *(p.name for p in photos)]
             + (["--model", str(model)] if model else []),
             check=True,
             capture_output=True,
@@ -559,6 +627,7 @@ def main() -> int:
     parser.add_argument("--layout-version", type=int, help="photograph this layout version")
     parser.add_argument("--keep", type=Path, help="keep the photos in this folder")
     parser.add_argument("--read", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--photos", nargs="+", help=argparse.SUPPRESS)  # of the --read folder
     parser.add_argument("--verbose", action="store_true", help="list every misread cell")
     parser.add_argument(
         "--cover-qr",
@@ -590,7 +659,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     if args.read:
-        read_corpus(args.read, args.model)
+        read_corpus(args.read, args.model, args.photos)
         return 0
     if args.fold:
         from training import real_digits
@@ -640,7 +709,13 @@ def main() -> int:
         except other_hands.MissingDataError as e:
             parser.error(f"--set {which}: {e}")
     width, height = args.size
-    for which in args.sets or ["real", "drawn"]:
+    sets = args.sets or ["real", "drawn"]
+    for which in sets if args.keep else []:
+        made = made_with(which, args.size, args.layout_version, args.cover_qr, args.digits)
+        problem = kept_problem(args.keep / which, made)
+        if problem:
+            parser.error(f"--keep: {problem}")
+    for which in sets:
         keep = args.keep / which if args.keep else None
         run(
             which,

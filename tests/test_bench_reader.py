@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -64,3 +65,71 @@ def test_the_bench_reports_the_ceiling_no_flagging_could_pass(bench_reader: Modu
     line = bench_reader._ceiling_line([sheet(30, 8, 0, 0), sheet(35, 3, 2, 0), sheet(36, 3, 0, 1)])
     assert "squares read right 97.46%" in line  # 115 of 118
     assert "sheets with no cell misread 1/3 = 33%" in line
+
+
+def test_a_kept_folder_says_how_its_photos_were_made(
+    bench_reader: ModuleType, tmp_path: Path
+) -> None:
+    """--keep reuses photos only when made the same way: a folder's figures must be those of the
+    photos its heading names."""
+    made = bench_reader.made_with("drawn", (1600, 1200), None, False, None)
+    assert made == {
+        "set": "drawn",
+        "size": "1600x1200",
+        "layout version": "current",
+        "QR code covered": False,
+    }
+    assert bench_reader.kept_problem(tmp_path, made) is None  # nothing kept yet
+    (tmp_path / "sheet-1.jpg").write_bytes(b"")
+    assert bench_reader.RECORD in bench_reader.kept_problem(tmp_path, made)
+    (tmp_path / bench_reader.RECORD).write_text(json.dumps(made))
+    assert bench_reader.kept_problem(tmp_path, made) is None
+    bigger = bench_reader.made_with("drawn", (4032, 3024), None, False, None)
+    problem = bench_reader.kept_problem(tmp_path, bigger)
+    assert problem and "size '1600x1200' there, '4032x3024' here" in problem
+    assert str(tmp_path) in problem
+
+
+def test_a_digits_file_is_known_by_its_content(bench_reader: ModuleType, tmp_path: Path) -> None:
+    digits = tmp_path / "mine.csv"
+    digits.write_text("1,0\n")
+    first = bench_reader.made_with("real", (1600, 1200), 5, True, digits)
+    digits.write_text("2,0\n")
+    second = bench_reader.made_with("real", (1600, 1200), 5, True, digits)
+    assert first["digits"].startswith("mine.csv, SHA-256 ")
+    assert first["digits"] != second["digits"]
+    assert first["layout version"] == 5 and first["QR code covered"] is True
+
+
+def test_the_bench_refuses_a_kept_folder_of_other_photos(
+    bench_reader: ModuleType, tmp_path: Path
+) -> None:
+    folder = tmp_path / "drawn"
+    folder.mkdir()
+    (folder / "sheet-1.jpg").write_bytes(b"")
+    made = bench_reader.made_with("drawn", (4032, 3024), None, False, None)
+    (folder / bench_reader.RECORD).write_text(json.dumps(made))
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bench_reader.py"), "--set", "drawn"]
+        + ["--size", "1600x1200", "--keep", str(tmp_path), "--count", "1"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert done.returncode == 2
+    assert "--keep:" in done.stderr and str(folder) in done.stderr
+    assert "size '4032x3024' there, '1600x1200' here" in done.stderr
+    assert sorted(p.name for p in folder.iterdir()) == [bench_reader.RECORD, "sheet-1.jpg"]
+
+
+def test_the_bench_reads_only_the_photos_asked_of_a_fuller_folder(
+    bench_reader: ModuleType, tmp_path: Path
+) -> None:
+    for seed in (1000, 1001, 1002):
+        (tmp_path / f"sheet-{seed}.jpg").write_bytes(b"kept")
+        (tmp_path / f"sheet-{seed}.json").write_text("{}")
+    photos = bench_reader.make_corpus(tmp_path, 2, (1600, 1200), "drawn", None)
+    assert [p.name for p in photos] == ["sheet-1000.jpg", "sheet-1001.jpg"]
+    assert (tmp_path / "sheet-1000.jpg").read_bytes() == b"kept"  # reused, not made again
+    made = json.loads((tmp_path / bench_reader.RECORD).read_text())
+    assert made == bench_reader.made_with("drawn", (1600, 1200), None, False, None)
