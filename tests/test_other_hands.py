@@ -19,6 +19,14 @@ sys.path.insert(0, str(ROOT))
 from training import other_hands, real_digits  # noqa: E402
 
 
+def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bench_reader.py"), *args],
+        capture_output=True,
+        text=True,
+    )
+
+
 def glyph(digit: int, side: int) -> np.ndarray:
     """A digit as both UCI datasets keep one: drawn, then stretched to fill a `side` x `side`
     box of bits (so a 1 comes out as wide as a 0)."""
@@ -215,11 +223,7 @@ def test_a_digits_file_is_checked_before_any_sheet_is_written(tmp_path: Path) ->
     garbage.write_bytes(b"not a zip")
     with pytest.raises(ValueError, match=r"garbage.npz: not an .npz of handwritten digits"):
         real_digits.from_file(garbage)
-    bench = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "bench_reader.py"), "--digits", str(wrong_size)],
-        capture_output=True,
-        text=True,
-    )
+    bench = run_bench("--digits", str(wrong_size))
     assert bench.returncode == 2
     assert "size.npz: images must be uint8" in bench.stderr
 
@@ -290,11 +294,7 @@ def test_an_empty_missing_or_unreadable_digits_file_is_named(tmp_path: Path) -> 
 def test_the_bench_refuses_digits_that_cannot_write_every_number(tmp_path: Path) -> None:
     images = np.zeros((9, 28, 28), np.uint8)
     few = write_csv(tmp_path / "few.csv", images, np.array([0, 1, 2, 3, 4, 5, 6, 7, 7]))
-    bench = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "bench_reader.py"), "--digits", str(few)],
-        capture_output=True,
-        text=True,
-    )
+    bench = run_bench("--digits", str(few))
     assert bench.returncode == 2
     assert "few.csv: holds no 8 or 9; a sheet may need every digit 0 to 9" in bench.stderr
 
