@@ -58,6 +58,10 @@ class Reading:
     # game may settle it (crosscheck.py). Any other doubt (glare, blur, no digit) they may not.
     only_low_confidence: bool = False
     settled_by_rules: bool = False  # sure because the rules settled what the writing left open
+    # What a second look at the mark read instead (its lighter strokes, its pieces joined), with
+    # how surely: the reason names it, so it stays the reading offered beside the first, whatever
+    # the rules rank second (crosscheck.py), and a player need not type it.
+    offered: tuple[str, float] | None = None
 
     def doubt(self, why: str) -> Reading:
         reason = f"{self.why}; {why}" if self.why else why
@@ -420,9 +424,10 @@ def square_value(name: str) -> str:
     return {digits.EMPTY: "_", digits.OTHER: "?", "S": "?"}.get(name, name)
 
 
-def joined_readings(asked: list[_Asked], model: digits.Model) -> list[str | None]:
+def joined_readings(asked: list[_Asked], model: digits.Model) -> list[tuple[str, float] | None]:
     """For each square whose mark is in pieces (not two digits side by side), the likeliest
-    class of the networks with its pieces joined across gaps under JOIN_MM; None for others."""
+    class of the networks with its pieces joined across gaps under JOIN_MM, as a square's value,
+    and its probability; None for others."""
     size = int(round(JOIN_MM * PX_PER_MM)) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
     rows: list[np.ndarray] = []
@@ -440,11 +445,17 @@ def joined_readings(asked: list[_Asked], model: digits.Model) -> list[str | None
         if row is not None:
             rows.append(row)
             where.append(i)
-    found: list[str | None] = [None] * len(asked)
+    found: list[tuple[str, float] | None] = [None] * len(asked)
     if rows:
         for i, q in zip(where, on_a_square(digits.classify(rows, model)), strict=True):
-            found[i] = square_value(digits.CLASSES[int(q.argmax())])
+            found[i] = square_value(digits.CLASSES[int(q.argmax())]), float(q.max())
     return found
+
+
+def offering(reading: Reading, other: str, surely: float) -> Reading:
+    """`reading` with `other` as the reading offered beside its first (the web page's second
+    button), `surely` as sure as the second look found it."""
+    return replace(reading, second=other, second_confidence=surely, offered=(other, surely))
 
 
 def in_words(value: str) -> str:
@@ -452,11 +463,14 @@ def in_words(value: str) -> str:
     return {"?": "a mark that is no number", "_": "empty"}.get(value, value)
 
 
-def joined_doubt(reading: Reading, joined: str | None) -> Reading:
-    """`reading` made unsure where its mark, joined across its gaps, reads `joined` instead."""
-    if joined is None or joined == reading.value:
+def joined_doubt(reading: Reading, joined: tuple[str, float] | None) -> Reading:
+    """`reading` made unsure where its mark, joined across its gaps, reads otherwise (`joined`:
+    a value and its probability), which is then offered beside it."""
+    if joined is None or joined[0] == reading.value:
         return reading
-    return reading.doubt(JOINED_WHY.format(other=in_words(joined)))
+    other, surely = joined
+    doubted = reading.doubt(JOINED_WHY.format(other=in_words(other)))
+    return doubted if other == "?" else offering(doubted, other, surely)
 
 
 def _ask(patch: np.ndarray, rows: list[np.ndarray], two_digits: bool) -> _Asked:
@@ -1339,9 +1353,8 @@ def faint_sides_doubted(
         other, surely = lighter.get(i, (r.value, 0.0))
         if other == r.value:
             return r
-        # Offered as the other reading to pick (the web page's second button).
         doubted = r.doubt(FAINT_STROKES_WHY.format(other=in_words(other)))
-        return replace(doubted, second=other, second_confidence=surely)
+        return doubted if other == "?" else offering(doubted, other, surely)
 
     def empty(r: Reading, faint_here: bool) -> Reading:
         sure_empty = r.value in ("_", "empty") and not r.unsure

@@ -61,7 +61,16 @@ def _likeliest_legal(r: Reading, legal: Callable[[str], bool]) -> Reading:
     if not allowed or allowed[0][0] == r.value:
         return r
     (value, p), (second, q) = allowed[0], (allowed[1] if len(allowed) > 1 else ("?", 0.0))
+    second, q = _beside(r, value, second, q)
     return replace(r, value=value, confidence=p, second=second, second_confidence=q)
+
+
+def _beside(r: Reading, value: str, second: str, q: float) -> tuple[str, float]:
+    """The reading shown beside `value`: what a second look at the mark read (its lighter
+    strokes, its pieces joined), which the reason names, else the runner-up `second`."""
+    if r.offered is not None and r.offered[0] != value:
+        return r.offered
+    return second, q
 
 
 class _Problems:
@@ -245,6 +254,7 @@ def _decide(
     p = b.of(value)
     second = shown[1] if len(shown) > 1 else "?"
     q = b.estimate[b.values.index(second)] if second in b.values else 0.0
+    second, q = _beside(r, value, second, q)
     decided = replace(r, value=value, confidence=p, second=second, second_confidence=q)
     if not r.unsure:
         if b.value == r.value and p >= KEEP:
