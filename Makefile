@@ -10,6 +10,8 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	# Pages pip has just written would count whole in a process's resident memory.
+	$(BIN)/python bench/settle_libraries.py $(VENV)
 	touch $(STAMP)
 
 print: $(STAMP)

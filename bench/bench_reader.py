@@ -575,6 +575,7 @@ def run(
     # is the kernel's choice: right after pip wrote cv2's 78 MB library, 52 MB of it were
     # mapped (probably the cache's large folios, each mapped whole), 18 MB once the cache was
     # dropped; the peak went from 167 to 122 MB (docs/reader.md, "Test corpus and benchmark").
+    # The Makefile drops them after every install (settle_libraries.py).
     print(
         f"peak memory of the reading process, reading a photo: {data['peak_mb']:.0f} MB, of which"
         f" pages of program and library files {data['files_mb']:.0f} MB (the page cache's, shared)"
