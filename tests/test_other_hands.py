@@ -415,6 +415,35 @@ def test_the_bench_and_training_refuse_other_hands_they_do_not_hold(
     assert stop.value.code == 2
 
 
+def test_training_without_the_train_extra_stops_before_any_work(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    from training import train_digits
+
+    found = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "torch" else found(name, *a)
+    )
+    monkeypatch.setattr(train_digits, "views_dataset", _never)
+    monkeypatch.setattr(sys, "argv", ["train_digits"])
+    with pytest.raises(SystemExit) as stop:
+        train_digits.main()
+    assert stop.value.code == 2
+    said = capsys.readouterr().err
+    assert "training needs PyTorch" in said and "pip install -e '.[train]'" in said
+    # Calibrating the shipped weights again needs neither.
+    monkeypatch.setattr(train_digits, "calibration_photos", _never)
+    monkeypatch.setattr(sys, "argv", ["train_digits", "--calibrate-only"])
+    with pytest.raises(AssertionError, match="got as far as"):
+        train_digits.main()
+
+
+def _never(*args: object, **kwargs: object) -> None:
+    raise AssertionError("got as far as the work itself")
+
+
 def test_training_refuses_an_ensemble_of_no_network() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "training.train_digits", "--nets", "0", "--other-hands-nets", "0"],
