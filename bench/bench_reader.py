@@ -445,7 +445,7 @@ def made_with(
         else:
             from training import real_digits
 
-            record["digits"] = f"measure part of fold {real_digits.current_fold()}"
+            record["digits"] = real_digits.measure_part_name()
     return record
 
 
@@ -481,8 +481,10 @@ def _written_with(which: str, digits: Path | None) -> str:
         return f" written with {digits.name}"
     from training import real_digits
 
-    fold = real_digits.current_fold()
-    return f" written with fold {fold}'s measure digits" if fold else ""
+    name = real_digits.measure_part_name()
+    if name == "measure part of fold 0":
+        return ""
+    return f" written with {name}" if name.startswith("the ") else f" written with the {name}"
 
 
 def run(

@@ -435,6 +435,7 @@ def test_training_without_the_train_extra_stops_before_any_work(
     assert "training needs PyTorch" in said and "pip install -e '.[train]'" in said
     # Calibrating the shipped weights again needs neither.
     monkeypatch.setattr(train_digits, "calibration_photos", _never)
+    monkeypatch.setattr(train_digits.real_digits, "load_all", lambda: None)
     monkeypatch.setattr(sys, "argv", ["train_digits", "--calibrate-only"])
     with pytest.raises(AssertionError, match="got as far as"):
         train_digits.main()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pytest
@@ -80,6 +81,64 @@ def test_only_fold_zero_falls_back_to_the_tests_sample(monkeypatch: pytest.Monke
     real_digits.use_fold(1)
     with pytest.raises(real_digits.MissingHandwriting):
         real_digits.part("measure")
+
+
+def _without_shared(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """As on a clone with no ../shared/ beside it."""
+
+    def missing(path: Path = real_digits.SOURCE) -> real_digits.RealDigits:
+        raise real_digits.MissingHandwriting(f"{path}: not there")
+
+    monkeypatch.setattr(real_digits, "SOURCE", tmp_path / "mnist-2500.csv.gz")
+    monkeypatch.setattr(real_digits, "load_all", missing)
+
+
+def test_what_stands_in_for_the_measure_part_is_named(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, bench_reader: ModuleType
+) -> None:
+    """The bench's heading and its record of kept photos say when the tests' 200 digits
+    stand in for the measure part's 600: figures on them are not the measure part's."""
+    if real_digits.SOURCE.exists():
+        assert real_digits.measure_part_name() == "measure part of fold 0"
+        assert bench_reader._written_with("real", None) == ""
+    real_digits.use_fold(2)
+    assert bench_reader._written_with("real", None) == " written with the measure part of fold 2"
+    real_digits.use_fold(0)
+    _without_shared(monkeypatch, tmp_path)
+    name = real_digits.measure_part_name()
+    assert name.startswith("the tests' sample of the measure part (real-digits-measure.npz")
+    assert bench_reader.made_with("real", (1600, 1200), None, False, None)["digits"] == name
+    assert bench_reader._written_with("real", None) == f" written with {name}"
+    assert "digits" not in bench_reader.made_with("drawn", (1600, 1200), None, False, None)
+
+
+def test_without_shared_training_and_measuring_stop_at_once_naming_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    from training import measure_digits
+
+    _without_shared(monkeypatch, tmp_path)
+    # As with the train extra installed, so that what is missing is the handwriting alone.
+    found = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: found("numpy") if name in ("torch", "sklearn") else found(name, *a),
+    )
+    for main, argv in (
+        (train_digits.main, ["train_digits"]),
+        (train_digits.main, ["train_digits", "--calibrate-only"]),
+        (measure_digits.main, ["measure_digits"]),
+    ):
+        monkeypatch.setattr(sys, "argv", argv)
+        with pytest.raises(SystemExit) as stop:
+            main()
+        assert stop.value.code == 2, argv
+        said = capsys.readouterr().err
+        assert "mnist-2500.csv.gz: not there" in said, argv
+    assert "measure digits of your own with --digits FILE" in said
 
 
 @pytest.mark.skipif(not real_digits.SOURCE.exists(), reason="needs ../shared/handwriting/")

@@ -244,7 +244,22 @@ def main() -> None:
         parts = {args.digits.name: real_digits.from_file(args.digits)} if args.digits else None
     except ValueError as e:
         parser.error(f"--digits: {e}")
-    sets = {}
+    try:
+        sets = held_out_sets(args, parts)
+    except real_digits.MissingHandwriting as e:
+        parser.error(f"{e}; measure digits of your own with --digits FILE")
+    for path in args.models:
+        model = digits.load_model_file(path)
+        print(f"{path} ({len(model.nets)} networks, temperature {model.temperature})")
+        for name, marks in sets.items():
+            print(f"  {name}: {summary(model, marks)}")
+
+
+def held_out_sets(
+    args: argparse.Namespace, parts: dict[str, real_digits.RealDigits] | None
+) -> dict[str, Marks]:
+    """The marks to measure, by name: the held-out parts (or `parts`) as `args` asks."""
+    sets: dict[str, Marks] = {}
     if args.styles:
         for name in STYLES:
             sets[name] = styled(name, 50 * args.per_digit, args.seed)
@@ -256,11 +271,7 @@ def main() -> None:
         for part, real in (parts or {p: real_digits.part(p) for p in HELD_OUT}).items():
             sets[f"{part}, simulated squares"] = written(real, args.per_digit, args.seed)
             sets[f"{part}, written plainly"] = plain(real, args.seed)
-    for path in args.models:
-        model = digits.load_model_file(path)
-        print(f"{path} ({len(model.nets)} networks, temperature {model.temperature})")
-        for name, marks in sets.items():
-            print(f"  {name}: {summary(model, marks)}")
+    return sets
 
 
 if __name__ == "__main__":

@@ -190,6 +190,18 @@ def part(name: str) -> RealDigits:
     return RealDigits(everything.images[rows], everything.labels[rows])
 
 
+def measure_part_name() -> str:
+    """What `part("measure")` gives, as a person reads it: the tests' 200 digits stand in for
+    the 600 where ../shared/ is absent, and a figure measured on them is not the measure part's."""
+    fold = current_fold()
+    if fold == 0 and not SOURCE.exists() and TEST_SAMPLE.exists():
+        return (
+            f"the tests' sample of the measure part ({TEST_SAMPLE.name}: "
+            "../shared/handwriting/ is not there)"
+        )
+    return f"measure part of fold {fold}"
+
+
 def test_sample() -> RealDigits:
     return from_file(TEST_SAMPLE)
 

@@ -1082,6 +1082,10 @@ def main() -> None:
             f"training needs {' and '.join(missing)}, which the run-time install leaves out: "
             "pip install -e '.[train]' (docs/reader.md, \"Training\")"
         )
+    try:
+        real_digits.load_all()  # the train and calibration parts: no run goes far without them
+    except real_digits.MissingHandwriting as e:
+        parser.error(str(e))
     start = time.time()
 
     def stamp(what: str) -> None:
