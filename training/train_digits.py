@@ -96,17 +96,11 @@ TRAIN_MODULES = (("PyTorch", "torch"), ("scikit-learn", "sklearn"))
 
 @cache
 def training_sources(more_hands: bool = False) -> Sources:
-    try:
-        real: real_digits.RealDigits | None = real_digits.part("train")
-    except real_digits.MissingHandwriting as error:
-        print(f"warning: {error}; training without real handwriting", file=sys.stderr)
-        real = None
-    try:
-        images, labels = hw.sklearn_digits()
-        cut = int(len(labels) * 0.8)  # the last fifth is never used
-        sk: tuple[np.ndarray, np.ndarray] | None = (images[:cut], labels[:cut])
-    except ImportError:
-        sk = None
+    # Both are there: main() stops at once where either is not (TRAIN_MODULES, load_all).
+    real = real_digits.part("train")
+    images, labels = hw.sklearn_digits()
+    cut = int(len(labels) * 0.8)  # the last fifth is never used
+    sk = (images[:cut], labels[:cut])
     writers = tuple(hw.writer(s, held_out=False) for s in range(3000))
     fonts = tuple(f for f in hw.TRAIN_FONTS if hw.find_font(f))
     other = other_hands.part("train") if more_hands else None
