@@ -482,9 +482,7 @@ def _written_with(which: str, digits: Path | None) -> str:
     from training import real_digits
 
     name = real_digits.measure_part_name()
-    if name == "measure part of fold 0":
-        return ""
-    return f" written with {name}" if name.startswith("the ") else f" written with the {name}"
+    return "" if name == "measure part of fold 0" else f" written with the {name}"
 
 
 def run(

@@ -231,8 +231,8 @@ def test_a_light_pencil_smoothed_away_by_noise_reduction_is_never_read_surely_em
 ) -> None:
     """Sheet 3007: 14 of its digits (the measure part's, as it was written until 2026-12-06)
     read as empty squares, surely, before FAINT_SIDE (what is left of them stands 5 % darker
-    than the paper). The digits that still show stand at 0.17
-    of black, barely over the ink floor: on such a side no empty square is sure."""
+    than the paper). The digits that still show stand at 0.17 of black, barely over the ink
+    floor: on such a side no empty square is sure."""
     photo = _smoothed_in_dim_light(tmp_path / "sheet.jpg", 3007)
     assert photo_corpus.unsure_for(photo, FAINT_SIDE_WHY) >= 5
 

@@ -106,9 +106,9 @@ def test_what_stands_in_for_the_measure_part_is_named(
     real_digits.use_fold(0)
     _without_shared(monkeypatch, tmp_path)
     name = real_digits.measure_part_name()
-    assert name.startswith("the tests' sample of the measure part (real-digits-measure.npz")
+    assert name.startswith("tests' sample of the measure part (real-digits-measure.npz")
     assert bench_reader.made_with("real", (1600, 1200), None, False, None)["digits"] == name
-    assert bench_reader._written_with("real", None) == f" written with {name}"
+    assert bench_reader._written_with("real", None) == f" written with the {name}"
     assert "digits" not in bench_reader.made_with("drawn", (1600, 1200), None, False, None)
 
 

@@ -52,7 +52,6 @@ def _resident_pages(path: Path) -> int:
         libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
         if libc.mincore(ctypes.c_void_p(address), ctypes.c_size_t(size), vector) != 0:
             pytest.skip(f"mincore failed: {os.strerror(ctypes.get_errno())}")
-        del address
         return sum(v & 1 for v in vector)
 
 
