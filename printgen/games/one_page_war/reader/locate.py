@@ -12,6 +12,7 @@ All positions come from `geometry.py`, the one geometry the sheet was drawn from
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -61,6 +62,8 @@ from printgen.render.units import Paper
 
 # The rectified sheet's resolution: a 14 mm square becomes 84 pixels.
 PX_PER_MM = 6.0
+# Where cv2.perspectiveTransform takes a point for one at infinity (Located._in_photo).
+FLT_EPSILON = float(np.finfo(np.float32).eps)
 # Below this many photo pixels across a square, digits are too small to read safely. Measured
 # (docs/reader.md, "Resolution"): squares of 22 to 26 px still read with no misread accepted,
 # more of them unsure; under 22 px too few photos were seen to vouch for it, so 24 is the floor.
@@ -156,19 +159,28 @@ class Located:
         if known is not None:
             return known
         x, y = e.centre
-        unit = np.array([(x, y), (x + 1, y), (x, y + 1)], np.float64) * PX_PER_MM
-        photo = cv2.perspectiveTransform(unit.reshape(-1, 1, 2), self._to_photo)
-        a, b, c = photo.reshape(3, 2)
-        (ux, uy), (vx, vy) = b - a, c - a
-        area = abs(float(ux * vy - uy * vx))
-        blur = self._blur_field.at(float(a[0]), float(a[1]))
-        self._blur_by_element[e] = found = blur / max(float(np.sqrt(area)), 1e-6)
+        k = PX_PER_MM
+        ax, ay = self._in_photo(x * k, y * k)
+        bx, by = self._in_photo((x + 1) * k, y * k)
+        cx, cy = self._in_photo(x * k, (y + 1) * k)
+        (ux, uy), (vx, vy) = (bx - ax, by - ay), (cx - ax, cy - ay)
+        area = abs(ux * vy - uy * vx)
+        blur = self._blur_field.at(ax, ay)
+        self._blur_by_element[e] = found = blur / max(math.sqrt(area), 1e-6)
         return found
+
+    def _in_photo(self, x: float, y: float) -> tuple[float, float]:
+        """A rectified pixel's place in the photo (cv2.perspectiveTransform's arithmetic, in
+        plain floats: on three points numpy's arrays cost ten times the sums)."""
+        m = self._to_photo
+        w = x * m[6] + y * m[7] + m[8]
+        w = 1.0 / w if abs(w) > FLT_EPSILON else 0.0
+        return (x * m[0] + y * m[1] + m[2]) * w, (x * m[3] + y * m[4] + m[5]) * w
 
     # Worked out once per photo: a sheet asks for the blur at each of its cells, some twice.
     @cached_property
-    def _to_photo(self) -> np.ndarray:
-        return np.linalg.inv(self.homography)
+    def _to_photo(self) -> tuple[float, ...]:
+        return tuple(np.linalg.inv(self.homography).ravel().tolist())
 
     @cached_property
     def _blur_field(self) -> BlurField:

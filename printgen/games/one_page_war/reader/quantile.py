@@ -18,21 +18,29 @@ def percentile(values: np.ndarray, q: float) -> float:
     at = q / 100 * (flat.size - 1)
     lo = int(at)
     hi = min(lo + 1, flat.size - 1)
-    part = np.partition(flat, (lo, hi))
+    part = flat.copy()  # np.partition's own copy, without its wrappers' cost
+    part.partition((lo, hi))
     a, b = float(part[lo]), float(part[hi])
     return a + (b - a) * (at - lo)
 
 
-def percentiles_along(values: np.ndarray, q: float, axis: int) -> np.ndarray:
-    """np.percentile's linear interpolation for one q along one axis (float32)."""
+def percentiles_along(
+    values: np.ndarray, q: float, axis: int, dtype: type[np.floating] = np.float32
+) -> np.ndarray:
+    """np.percentile's linear interpolation for one q along one axis, worked out in `dtype`
+    (float64: each value what `percentile` gives for its slice)."""
     n = values.shape[axis]
     at = q / 100 * (n - 1)
     lo = int(at)
     hi = min(lo + 1, n - 1)
-    part = np.partition(values, (lo, hi), axis=axis)
-    a = np.take(part, lo, axis=axis).astype(np.float32)
-    b = np.take(part, hi, axis=axis).astype(np.float32)
-    return a + (b - a) * np.float32(at - lo)
+    # Sorted whole: the same two order statistics as a partition's, for two thirds of the cost
+    # on the few pixels across a tick box's strip.
+    ordered = np.sort(values, axis=axis).astype(dtype, copy=False)
+    at_lo: list[int | slice] = [slice(None)] * values.ndim
+    at_hi = list(at_lo)
+    at_lo[axis], at_hi[axis] = lo, hi
+    a, b = ordered[tuple(at_lo)], ordered[tuple(at_hi)]
+    return a + (b - a) * dtype(at - lo)
 
 
 def median(values: Sequence[float]) -> float:
