@@ -255,6 +255,11 @@ def runs_over_the_line(ink: InkMap, e: Element, marks: digits.Marks, turned: boo
     """Whether the mark read in square `e` (its significant ink, cropped SQUARE_INSET_MM in, and
     with `turned` read the other way up from its side's usual) reaches its patch's edge where
     written ink stands outside the square's line."""
+    ph, pw = marks.mask.shape
+    if not any(
+        x <= 1 or y <= 1 or x + w >= pw - 1 or y + h >= ph - 1 for x, y, w, h in marks.boxes
+    ):
+        return False  # no part reaches the patch's two outer pixels (its parts' boxes say)
     mask = marks.mask[::-1, ::-1] if e.upside_down != turned else marks.mask
     rim = np.zeros_like(mask)
     rim[:2], rim[-2:], rim[:, :2], rim[:, -2:] = True, True, True, True
@@ -275,17 +280,21 @@ def runs_over_the_line(ink: InkMap, e: Element, marks: digits.Marks, turned: boo
     depth = round((far - near) * k)  # the band's pixels across, from its outer edge in
     # Its rows OVER_THE_LINE_PAST_MM or more past the line, from the outer edge in (pixel centres).
     past = max(1, math.floor((far - OVER_THE_LINE_PAST_MM) * k + 0.5))
-    around = ink[top:bottom, left:right]
     # The band as four strips (the corners in the top and bottom ones), each with the (x, y) of
-    # its corner, turned so that its rows run along the side, row 0 the farthest from the line.
+    # its corner, turned so that its rows run along the side, row 0 the farthest from the line;
+    # each cut from the ink map only when looked at (the square between costs six times more).
     strips = (
-        (left, top, around[:depth]),
-        (left, bottom - depth, around[-depth:][::-1]),
-        (left, top + depth, around[depth:-depth, :depth].T),
-        (right - depth, top + depth, around[depth:-depth, -depth:].T[::-1]),
+        (left, top, lambda: ink[top : top + depth, left:right]),
+        (left, bottom - depth, lambda: ink[bottom - depth : bottom, left:right][::-1]),
+        (left, top + depth, lambda: ink[top + depth : bottom - depth, left : left + depth].T),
+        (
+            right - depth,
+            top + depth,
+            lambda: ink[top + depth : bottom - depth, right - depth : right].T[::-1],
+        ),
     )
-    for side, (x0, y0, band) in enumerate(strips):
-        written = (band > marks.level).astype(np.uint8)
+    for side, (x0, y0, cut) in enumerate(strips):
+        written = (cut() > marks.level).astype(np.uint8)
         if not written[:past].any():
             continue
         count, labels, stats, _ = cv2.connectedComponentsWithStats(written, connectivity=8)
@@ -341,11 +350,18 @@ def by_the_line_inset(blur_mm: float) -> float:
 def _ink_by_the_line(
     ink: InkMap, e: Element, level: float, blur_mm: float, inside_mm: float, long_mm: float
 ) -> bool:
-    k = PX_PER_MM
     start = by_the_line_inset(blur_mm)
     if start >= SQUARE_INSET_MM + inside_mm:
         return False
-    band = crop(ink, e, start)
+    return _long_ink_by_the_line(crop(ink, e, start), level, start, inside_mm, long_mm)
+
+
+def _long_ink_by_the_line(
+    band: np.ndarray, level: float, start: float, inside_mm: float, long_mm: float
+) -> bool:
+    """Whether ink over `level` lies along the line for `long_mm` or more in `band` (the square
+    cropped `start` mm in from its line), from its edge to `inside_mm` into the patch read."""
+    k = PX_PER_MM
     depth = round((SQUARE_INSET_MM + inside_mm - start) * k)
     if depth < 1 or min(band.shape) <= 2 * depth:
         return False
@@ -369,10 +385,11 @@ CUT_LONG_MM = 1.5
 CUT_WHY = "part of its mark lies between the square's line and what was read; read with it, {other}"
 
 
-def cut_by_the_line(ink: InkMap, e: Element, level: float, blur_mm: float = 0.0) -> bool:
-    """Whether ink over `level` lies along square `e`'s line, outside its patch but clear of the
-    line itself, for CUT_LONG_MM or more."""
-    return _ink_by_the_line(ink, e, level, blur_mm, 0.0, CUT_LONG_MM)
+def cut_by_the_line(band: np.ndarray, level: float, start: float) -> bool:
+    """Whether ink over `level` lies along a square's line, outside its patch but clear of the
+    line itself, for CUT_LONG_MM or more (`band`: the square cropped `start` mm in from its
+    line, by_the_line_inset)."""
+    return start < SQUARE_INSET_MM and _long_ink_by_the_line(band, level, start, 0.0, CUT_LONG_MM)
 
 
 # A pen that skips breaks a stroke into pieces, and a digit in pieces can surely read as another
@@ -398,15 +415,13 @@ def read_with_the_cut_part(
     wide: list[np.ndarray] = []
     where: list[int] = []
     for i, (e, a, t) in enumerate(zip(elements, asked, turned, strict=True)):
-        blur_mm = blur(e) if blur else 0.0
-        if (
-            a.whole is None
-            or not _reaches_the_edge(a.marks.mask)
-            or not cut_by_the_line(ink, e, a.marks.level, blur_mm)
-        ):
+        start = by_the_line_inset(blur(e) if blur else 0.0)
+        if a.whole is None or start >= SQUARE_INSET_MM or not _reaches_the_edge(a.marks):
             continue
-        patch = crop(ink, e, by_the_line_inset(blur_mm))
-        wide.append(np.ascontiguousarray(patch[::-1, ::-1]) if t else patch)
+        band = crop(ink, e, start)  # both where the part is looked for and what is read again
+        if not cut_by_the_line(band, a.marks.level, start):
+            continue
+        wide.append(np.ascontiguousarray(band[::-1, ::-1]) if t else band)
         where.append(i)
     found: list[str | None] = [None] * len(asked)
     if wide:
@@ -415,9 +430,11 @@ def read_with_the_cut_part(
     return found
 
 
-def _reaches_the_edge(mask: np.ndarray) -> bool:
-    """Whether a mark touches its patch's outer pixel on any side (it may go on past it)."""
-    return bool(mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any())
+def _reaches_the_edge(marks: digits.Marks) -> bool:
+    """Whether a mark (as significant_ink found it) touches its patch's outer pixel on any side
+    (it may go on past it): one of its parts' boxes does."""
+    h, w = marks.mask.shape
+    return any(x == 0 or y == 0 or x + bw == w or y + bh == h for x, y, bw, bh in marks.boxes)
 
 
 def cut_doubt(reading: Reading, wide: str | None) -> Reading:
