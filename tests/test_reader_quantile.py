@@ -9,7 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from printgen.games.one_page_war.reader.quantile import median, percentile, percentiles_along
+from printgen.games.one_page_war.reader.quantile import (
+    COUNT_GREYS,
+    median,
+    percentile,
+    percentiles_along,
+)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.uint8])
@@ -19,6 +24,21 @@ def test_percentile_is_numpys(dtype: type) -> None:
         values: np.ndarray = (rng.uniform(0, 1, shape) * 255).astype(dtype)
         for q in (0, 1, 5, 50, 90, 95, 99.5, 100):
             assert percentile(values, q) == pytest.approx(np.percentile(values, q), abs=1e-4)
+
+
+def test_many_greys_counted_give_numpys_percentile_exactly() -> None:
+    # At COUNT_GREYS greys or more, a percentile comes from counting each grey, not sorting.
+    rng = np.random.default_rng(7)
+    for size in (COUNT_GREYS - 1, COUNT_GREYS, 50_000):
+        for values in (
+            rng.integers(0, 256, size).astype(np.uint8),
+            np.clip(rng.normal(230, 12, size), 0, 255).astype(np.uint8),  # paper, a few marks
+            np.full(size, 77, np.uint8),
+        ):
+            for q in (0, 0.5, 50, 90, 99.5, 100):
+                assert percentile(values, q) == float(np.percentile(values, q))
+                strided = values[: size // 8 * 8].reshape(-1, 8)[:, ::2]  # as a sheet's every 4th
+                assert percentile(strided, q) == float(np.percentile(strided, q))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.uint8])

@@ -12,15 +12,26 @@ from collections.abc import Sequence
 import numpy as np
 
 
+# Greys (uint8) this many or more are counted, not sorted: a sheet's median grey (pale_floor)
+# took 1 ms a sheet by partial sort, a tenth of that by counting.
+COUNT_GREYS = 4096
+
+
 def percentile(values: np.ndarray, q: float) -> float:
-    """np.percentile's linear interpolation for one q (0 to 100), from a partial sort."""
+    """np.percentile's linear interpolation for one q (0 to 100), from a partial sort (or, for
+    many greys, from how many there are of each)."""
     flat = np.asarray(values).ravel()
     at = q / 100 * (flat.size - 1)
     lo = int(at)
     hi = min(lo + 1, flat.size - 1)
-    part = flat.copy()  # np.partition's own copy, without its wrappers' cost
-    part.partition((lo, hi))
-    a, b = float(part[lo]), float(part[hi])
+    if flat.dtype == np.uint8 and flat.size >= COUNT_GREYS:
+        # The k-th smallest grey is the first whose count, with the darker ones', passes k.
+        up_to = np.bincount(flat, minlength=256).cumsum()
+        a, b = (float(v) for v in np.searchsorted(up_to, (lo, hi), side="right"))
+    else:
+        part = flat.copy()  # np.partition's own copy, without its wrappers' cost
+        part.partition((lo, hi))
+        a, b = float(part[lo]), float(part[hi])
     return a + (b - a) * (at - lo)
 
 
