@@ -449,3 +449,40 @@ def test_a_damaged_printed_text_file_is_a_clear_error(
             grid.printed_text("standard", Paper.A4, 2)
     finally:
         grid._stored_text.cache_clear()
+
+
+def test_tick_boxes_cut_alike_read_together_as_each_read_alone() -> None:
+    # The shade check stacks the boxes cut alike (cells._inks_against_the_paper_around): each
+    # box's ink must be what it is read alone, whatever boxes share its stack, which way up it
+    # is written, and whether it lies too near the sheet's edge for the strips beside it.
+    from printgen.games.one_page_war.geometry import Element, Side
+    from printgen.games.one_page_war.reader import cells
+
+    rng = np.random.default_rng(11)
+    sheet = rng.integers(150, 256, (600, 900)).astype(np.uint8)
+    sheet[200:260] = (sheet[200:260] * 0.7).astype(np.uint8)  # a band of shade
+    boxes = tuple(
+        Element(Kind.TICK, "Land", side, i, x, y, w, w)
+        for i, (side, x, y, w) in enumerate(
+            [
+                (Side.FIRST, 10.0, 30.0, 5.0),
+                (Side.SECOND, 20.0, 30.0, 5.0),
+                (Side.FIRST, 30.0, 34.0, 5.0),
+                (Side.FIRST, 40.0, 30.5, 5.2),  # cut otherwise: a stack of its own
+                (Side.SECOND, 0.2, 60.0, 5.0),  # by the edge: no strips on its left
+                (Side.FIRST, 50.0, 35.0, 5.0),
+            ]
+        )
+    )
+    together = cells._inks_against_the_paper_around(sheet, boxes)
+    shapes = [ink.shape for ink in together]
+    assert len(set(shapes)) >= 2 and max(shapes.count(s) for s in shapes) >= 3  # stacks
+    for box, ink in zip(boxes, together, strict=True):
+        alone = cells._inks_against_the_paper_around(sheet, (box,))[0]
+        assert alone.shape == ink.shape
+        assert np.array_equal(alone, ink), box
+    turned = cells._inks_against_the_paper_around(sheet, (boxes[1],))[0]
+    upright = Element(Kind.TICK, "Land", Side.FIRST, 1, 20.0, 30.0, 5.0, 5.0)
+    assert np.array_equal(
+        turned, cells._inks_against_the_paper_around(sheet, (upright,))[0][::-1, ::-1]
+    )
