@@ -11,7 +11,6 @@ from collections.abc import Sequence
 
 import numpy as np
 
-
 # Greys (uint8) this many or more are counted, not sorted: a sheet's median grey (pale_floor)
 # took 1 ms a sheet by partial sort, a tenth of that by counting.
 COUNT_GREYS = 4096
