@@ -1043,7 +1043,7 @@ def _inks_against_the_paper_around(
         ]
         around = np.minimum.reduce(levels) if levels else np.full(len(group), 255.0)
         beside = _paper_beside([g.beside for g in group], grey.shape)
-        # As a float32 array compares with a number and takes it in: at float32.
+        # Compared at float32, as a box's float32 paper was with its level as a Python float.
         shade = (around * (1 - SHADE_BESIDE)).astype(np.float32)[:, None, None]
         paper = np.where(beside < shade, beside, around.astype(np.float32)[:, None, None])
         ink = np.clip((1.0 - grey / np.maximum(paper, 8.0)) * 1.1, 0, 1)
