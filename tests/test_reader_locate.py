@@ -486,3 +486,33 @@ def test_tick_boxes_cut_alike_read_together_as_each_read_alone() -> None:
     assert np.array_equal(
         turned, cells._inks_against_the_paper_around(sheet, (upright,))[0][::-1, ::-1]
     )
+
+
+def test_cells_cropped_together_are_each_as_cropped_alone() -> None:
+    # cells.crops works out the regions of one size in one stack (Ink.regions): each must be
+    # what `crop` gives alone, to the bit, whichever way up and whatever size its neighbours.
+    from printgen.games.one_page_war.geometry import Element, Side
+    from printgen.games.one_page_war.reader import cells
+
+    rng = np.random.default_rng(12)
+    sheet = rng.integers(120, 256, (700, 900)).astype(np.uint8)
+    sheet[100:400, 300:320] = 30  # a stroke, and paper darker beside it
+    ink = cells.Ink.of(sheet)
+    squares = [
+        Element(Kind.SQUARE, "Land", side, i, x, y, w, w)
+        for i, (side, x, y, w) in enumerate(
+            [
+                (Side.FIRST, 10.0, 20.0, 14.0),
+                (Side.SECOND, 40.0, 20.0, 14.0),
+                (Side.FIRST, 50.2, 55.5, 14.0),
+                (Side.SECOND, 70.0, 21.0, 14.3),  # another size: cropped alone
+                (Side.FIRST, 100.0, 60.0, 14.0),
+            ]
+        )
+    ]
+    together = cells.crops(ink, squares, cells.SQUARE_INSET_MM)
+    shapes = [patch.shape for patch in together]
+    assert len(set(shapes)) >= 2 and max(shapes.count(s) for s in shapes) >= 3
+    for e, patch in zip(squares, together, strict=True):
+        assert np.array_equal(patch, cells.crop(ink, e, cells.SQUARE_INSET_MM)), e
+    assert cells.crops(ink, [], cells.SQUARE_INSET_MM) == []
