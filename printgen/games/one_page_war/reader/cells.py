@@ -123,22 +123,7 @@ class Ink:
         return cls(rectified, paper, (top, left))
 
     def __getitem__(self, key: tuple[slice, slice]) -> np.ndarray:
-        rows, cols = key
-        grey = self.rectified[rows, cols].astype(np.float32)
-        if grey.size == 0:
-            return grey
-        y0 = (rows.start or 0) - self.origin[0]
-        x0 = (cols.start or 0) - self.origin[1]
-        ys, xs = _on_the_paper(y0, grey.shape[0]), _on_the_paper(x0, grey.shape[1])
-        # Filled by broadcasting: np.meshgrid costs more than the remap itself on a cell.
-        map_x = np.empty(grey.shape, np.float32)
-        map_y = np.empty(grey.shape, np.float32)
-        map_x[:] = xs
-        map_y[:] = ys[:, None]
-        paper = cv2.remap(
-            self.paper, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-        )
-        return _against(grey, paper)
+        return self.regions([key])[0]
 
     def regions(self, keys: list[tuple[slice, slice]]) -> list[np.ndarray]:
         """`self[key]` for each of `keys`, the regions of one size worked out stacked: a
@@ -149,11 +134,13 @@ class Ink:
             alike.setdefault(grey.shape, []).append(i)
         found: list[np.ndarray] = [np.empty(0)] * len(keys)
         for (h, w), members in alike.items():
-            if len(members) == 1 or h * w == 0:
+            if h * w == 0:
                 for i in members:
-                    found[i] = self[keys[i]]
+                    found[i] = greys[i].astype(np.float32)
                 continue
             n = len(members)
+            # Each region's places on the paper's grid, filled by broadcasting (np.meshgrid
+            # cost more than the remap itself on a cell).
             map_x = np.empty((n, h, w), np.float32)
             map_y = np.empty((n, h, w), np.float32)
             for j, i in enumerate(members):
@@ -1040,10 +1027,10 @@ class _BoxSurround:
             _pixels(rectified, e.x - far, e.y, e.x - near, bottom),
             _pixels(rectified, right + near, e.y, right + far, bottom),
         )
-        px, inset = PX_PER_MM, TICK_INSET_MM
-        y0, x0 = int(round((e.y + inset) * px)), int(round((e.x + inset) * px))
-        y_end, x_end = int(round((bottom - inset) * px)), int(round((right - inset) * px))
-        inside = rectified[y0:y_end, x0:x_end]  # as `crop` cuts it
+        px = PX_PER_MM
+        rows, cols = _inside(e, TICK_INSET_MM)
+        inside = rectified[rows, cols]
+        y0, x0 = rows.start, cols.start
         if min(y0, x0) < 0:
             return cls(inside, sides, None)
         h, w = rectified.shape
