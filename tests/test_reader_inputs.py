@@ -278,3 +278,55 @@ def test_a_jpeg_header_claiming_a_size_the_reader_refuses_is_refused_before_deco
     assert photo._plain_jpeg(claimed, 400) is None
     with pytest.raises((ImageTooLarge, ImageTooSmall), match=said):
         load_photo(claimed)
+
+
+def _webp(path: Path, mode: str, orientation: int) -> Path:
+    from PIL import Image
+
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    Image.open(_jpeg(path.with_suffix(".jpg"), mode, orientation)).save(
+        path, "WEBP", quality=90, exif=exif.tobytes()
+    )
+    return path
+
+
+@pytest.mark.parametrize("orientation", [1, 3, 6, 8])
+@pytest.mark.parametrize("pale", [False, True])
+def test_a_webp_reads_as_pillow_reads_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, orientation: int, pale: bool
+) -> None:
+    # OpenCV decodes it in a quarter of Pillow's memory; the pixels are Pillow's, turned alike.
+    from printgen.games.one_page_war.reader import photo
+
+    path = _webp(tmp_path / "p.webp", "RGB", orientation)
+    by_opencv = load_photo(path, 400, pale)
+    monkeypatch.setattr(photo, "_webp_by_opencv", lambda *_: None)
+    by_pillow = load_photo(path, 400, pale)
+    assert by_opencv.shape == by_pillow.shape == ((350, 500) if orientation < 5 else (500, 350))
+    assert np.abs(by_opencv.astype(int) - by_pillow).max() <= 1
+
+
+def test_a_webp_cut_short_is_a_damaged_image(tmp_path: Path, runner: CliRunner) -> None:
+    whole = _webp(tmp_path / "whole.webp", "RGB", 1).read_bytes()
+    path = tmp_path / "cut.webp"
+    path.write_bytes(whole[: len(whole) // 2])
+    with pytest.raises(DamagedImage):
+        load_photo(path)
+    _one_line_error(runner, path)
+
+
+def test_a_16_bit_grey_png_reads_as_its_8_bit_greys(tmp_path: Path) -> None:
+    # Pillow's own conversion clips 16-bit greys at 255: the sheet came out white, no marker.
+    from PIL import Image
+
+    jpeg = tmp_path / "sheet.jpg"
+    photo = photo_corpus.make_photo(jpeg, 31, SMALL, mode="duel", shot=GENTLE)
+    eight = cv2.imread(str(jpeg), cv2.IMREAD_GRAYSCALE)
+    sixteen = tmp_path / "sheet.png"
+    Image.fromarray(eight.astype(np.uint16) * 257).save(sixteen)
+    with Image.open(sixteen) as image:
+        assert image.mode.startswith("I")
+    assert np.array_equal(load_photo(sixteen), load_photo(jpeg))
+    result = read(sixteen)
+    assert result.located.tag.sheet_id == photo.tag.sheet_id

@@ -17,6 +17,7 @@ from printgen.games.one_page_war.reader.errors import (
 
 if TYPE_CHECKING:  # numpy loads with the reader, not with `file_kind` (the CLI's sniffing)
     import numpy as np
+    from PIL import Image
 
 MAX_PIXELS = 50_000_000
 # A JPEG is decoded at a reduced DCT scale (an eighth of a 108 or 200 MP phone photo's sides is
@@ -257,11 +258,17 @@ def _decoded_by_pillow(
         if jpeg:
             scale = _scale(width, height, long_side)
             image.draft("RGB" if pale else "L", (-(-width // scale), -(-height // scale)))
+        elif image.format == "WEBP":
+            decoded = _webp_by_opencv(path, pale)
+            if decoded is not None:
+                return _averaged_down(decoded, _scale(width, height, long_side))
         try:
             image.load()
             ImageOps.exif_transpose(image, in_place=True)  # no copy of a 35 MP scan's pixels
             mode = "RGB" if pale else "L"
-            grey = image if image.mode == mode else image.convert(mode)  # no copy of 35 MP
+            # Pillow's conversion of 16-bit greys to 8 clips them at 255 (a white page).
+            eight = _eight_bits(image) if image.mode in SIXTEEN_BITS else image
+            grey = eight if eight.mode == mode else eight.convert(mode)  # no copy of 35 MP
             # A PNG or WebP has no DCT to decode at a reduced scale: averaged down by the same
             # factor instead (a 600 dpi scan is 35 MP), so that the rest works on what it needs.
             grey = grey.reduce(_scale(*grey.size, long_side))
@@ -271,3 +278,48 @@ def _decoded_by_pillow(
                 "again from the phone"
             ) from None
     return _darkest_channel(np.asarray(grey, dtype=np.uint8)).copy()
+
+
+# Pillow's modes for a 16-bit grey PNG ("I" in Pillow before 10, and for some encoders).
+SIXTEEN_BITS = frozenset({"I", "I;16", "I;16B", "I;16L", "I;16N"})
+
+
+def _eight_bits(image: Image.Image) -> Image.Image:
+    """A 16-bit grey image as 8-bit greys, each its 16-bit value's upper byte."""
+    import numpy as np
+    from PIL import Image
+
+    values = np.asarray(image)
+    if values.dtype != np.uint16:  # "I" holds 32-bit integers
+        values = np.clip(values, 0, 0xFFFF)
+    return Image.fromarray((values >> 8).astype(np.uint8), "L")
+
+
+def _webp_by_opencv(path: Path, pale: bool) -> np.ndarray | None:
+    """A WebP's pixels (grey, or each pixel's darkest channel), turned by its EXIF orientation,
+    decoded by OpenCV: Pillow decodes a 12 MP WebP through RGBA copies that took 190 MB, OpenCV
+    in 50. None when OpenCV cannot decode it: Pillow then says what is wrong with it."""
+    import cv2
+    import numpy as np
+
+    try:
+        data = np.fromfile(path, np.uint8)
+    except OSError:
+        return None
+    flag = cv2.IMREAD_COLOR if pale else cv2.IMREAD_GRAYSCALE
+    pixels = cv2.imdecode(data, flag)
+    if pixels is None:
+        return None
+    return _darkest_channel(pixels) if pale else pixels
+
+
+def _averaged_down(pixels: np.ndarray, scale: int) -> np.ndarray:
+    """The image averaged over `scale` x `scale` blocks, as Pillow's `reduce` does (a last,
+    partial block averaged over what it holds)."""
+    import cv2
+
+    if scale == 1:
+        return pixels
+    height, width = pixels.shape[:2]
+    size = (-(-width // scale), -(-height // scale))
+    return cv2.resize(pixels, size, interpolation=cv2.INTER_AREA)
