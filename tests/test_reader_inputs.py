@@ -330,3 +330,21 @@ def test_a_16_bit_grey_png_reads_as_its_8_bit_greys(tmp_path: Path) -> None:
     assert np.array_equal(load_photo(sixteen), load_photo(jpeg))
     result = read(sixteen)
     assert result.located.tag.sheet_id == photo.tag.sheet_id
+
+
+def test_a_halftoned_black_and_white_scan_is_read_as_greys(tmp_path: Path) -> None:
+    # Scattered dots drew this sheet's pale 6 as a broken stroke, read as 5 and accepted.
+    from PIL import Image
+
+    from printgen.materials import PhotoOptions
+
+    grey = tmp_path / "grey.png"
+    scanner = photo_corpus.Scanner(dpi=300, white=1.0, grey=True, jpeg_quality=None)
+    photo = photo_corpus.make_photo(grey, 44, mode="duel", scanner=scanner)
+    dots = tmp_path / "dots.png"
+    with Image.open(grey) as image:
+        image.convert("1").save(dots)  # Floyd-Steinberg: a halftone
+    assert len(np.unique(load_photo(dots))) > 100
+    report = read_photo(dots, PhotoOptions(partial=True))
+    for r in report.reading.all:
+        assert r.value == photo.truth[photo_corpus.key(r.element)] or r.unsure, r
