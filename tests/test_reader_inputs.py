@@ -21,6 +21,7 @@ from printgen.games.one_page_war.reader.errors import (
     DamagedImage,
     ForeignSheet,
     ImageTooSmall,
+    NoSheet,
     NotAnImage,
 )
 from printgen.games.one_page_war.reader.photo import file_kind, load_photo
@@ -348,3 +349,32 @@ def test_a_halftoned_black_and_white_scan_is_read_as_greys(tmp_path: Path) -> No
     report = read_photo(dots, PhotoOptions(partial=True))
     for r in report.reading.all:
         assert r.value == photo.truth[photo_corpus.key(r.element)] or r.unsure, r
+
+
+def test_a_mirrored_photo_is_read_turned_back(tmp_path: Path) -> None:
+    # A front camera's or a webcam's picture: ArUco reads its markers in one hand only, so the
+    # mirrored sheet showed no marker at all ("no One Page War sheet found").
+    from printgen.games.one_page_war.reader.reading import MIRRORED_ADVICE
+
+    path = tmp_path / "sheet.jpg"
+    photo = photo_corpus.make_photo(path, 31, SMALL, mode="duel", shot=GENTLE)
+    mirrored = tmp_path / "mirrored.png"
+    cv2.imwrite(str(mirrored), cv2.imread(str(path))[:, ::-1])
+    as_taken, turned_back = read(path), read(mirrored)
+    assert turned_back.located.mirrored and not as_taken.located.mirrored
+    assert turned_back.located.advice[0] == MIRRORED_ADVICE
+    assert MIRRORED_ADVICE not in as_taken.located.advice
+    assert turned_back.located.tag == as_taken.located.tag
+    pairs = list(zip(turned_back.reading.all, as_taken.reading.all, strict=True))
+    for r, s in pairs:
+        assert r.element == s.element
+        assert r.value == photo.truth[photo_corpus.key(r.element)] or r.unsure
+    assert sum(r.value == s.value for r, s in pairs) >= 0.95 * len(pairs)
+
+
+def test_a_photo_with_no_sheet_either_way_round_shows_no_sheet(tmp_path: Path) -> None:
+    path = tmp_path / "table.jpg"
+    rng = np.random.default_rng(3)
+    cv2.imwrite(str(path), (rng.random((900, 1200)) * 60 + 100).astype(np.uint8))
+    with pytest.raises(NoSheet, match="no One Page War sheet found"):
+        read(path)

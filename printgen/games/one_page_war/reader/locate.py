@@ -151,6 +151,9 @@ class Located:
     advice: tuple[str, ...]  # what to improve, when the photo is readable but not ideal
     blur_px: float = 0.0  # the same blur in photo pixels
     blur_spots: tuple[BlurSpot, ...] = ()  # each marker's blur (pixels) and place in the photo
+    # Found in the photo turned over left to right (a front camera's or a webcam's picture):
+    # the homography and the blur spots are those of the turned photo.
+    mirrored: bool = False
 
     def blur_at(self, e: Element) -> float:
         """The blur (Gaussian sigma, mm on the sheet) where element `e` stands: the photo's

@@ -26,6 +26,7 @@ from printgen.games.one_page_war.reader.locate import (
     locate,
     rectify,
 )
+from printgen.games.one_page_war.reader.markers import Markers, find_markers
 from printgen.games.one_page_war.reader.photo import WORKING_LONG_SIDE, load_photo
 from printgen.games.one_page_war.reader.report import (
     PhotoReport,
@@ -75,7 +76,10 @@ def read(path: Path, started: HeadStart | None = None) -> Read:
     else:
         grey, markers = started.result()
     timings["load"] = time.perf_counter() - start
+    grey, markers, mirrored = _unmirrored(grey, markers)
     located = locate(grey, str(path), markers)
+    if mirrored:
+        located = replace(located, mirrored=True, advice=(MIRRORED_ADVICE, *located.advice))
     timings["locate"] = time.perf_counter() - start
     rectified = rectify(grey, located)
     scanned = _scanned(located, grey.shape)
@@ -89,6 +93,28 @@ def read(path: Path, started: HeadStart | None = None) -> Read:
     reading = cross_check(sheet, layout, rules_mode)
     timings["read"] = time.perf_counter() - start
     return Read(located, rectified, reading, timings, scanned)
+
+
+MIRRORED_ADVICE = (
+    "the photo is mirrored, as a front camera or a webcam shows a picture; it was read turned "
+    "back: next time use the back camera, or turn off the camera's mirroring"
+)
+
+
+def _unmirrored(
+    grey: np.ndarray, markers: Markers | None
+) -> tuple[np.ndarray, Markers | None, bool]:
+    """The photo turned back left to right, its markers and True, when it shows none of the
+    sheet's markers but shows them so turned: ArUco's markers read in one hand only, so a
+    mirrored photo showed no sheet at all. Else as given, and False."""
+    found = markers if markers is not None else find_markers(grey)
+    if found.found:
+        return grey, found, False
+    turned = np.ascontiguousarray(grey[:, ::-1])
+    in_turned = find_markers(turned)
+    if not in_turned.found:
+        return grey, found, False
+    return turned, in_turned, True
 
 
 def read_photo(path: Path, options: PhotoOptions, started: HeadStart | None = None) -> PhotoReport:
@@ -182,6 +208,8 @@ def pale_sheet(path: Path, located: Located, shape: tuple[int, ...]) -> np.ndarr
     pen) shows that the grey loses. Decoded at half the working size (a 12 MP JPEG at a
     quarter of its sides, 12 ms), since it only has to show marks 2 mm tall or more."""
     pale = load_photo(path, WORKING_LONG_SIDE // 2, pale=True)
+    if located.mirrored:
+        pale = np.ascontiguousarray(pale[:, ::-1])
     to_grey = np.diag([shape[1] / pale.shape[1], shape[0] / pale.shape[0], 1.0])
     return rectify(pale, replace(located, homography=located.homography @ to_grey))
 
