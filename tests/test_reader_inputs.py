@@ -333,22 +333,40 @@ def test_a_16_bit_grey_png_reads_as_its_8_bit_greys(tmp_path: Path) -> None:
     assert result.located.tag.sheet_id == photo.tag.sheet_id
 
 
-def test_a_halftoned_black_and_white_scan_is_read_as_greys(tmp_path: Path) -> None:
-    # Scattered dots drew this sheet's pale 6 as a broken stroke, read as 5 and accepted.
+@pytest.mark.parametrize("saved_as", ["dots.png", "dots.jpg"])
+def test_a_halftoned_black_and_white_scan_is_smoothed_before_it_is_sampled(
+    tmp_path: Path, saved_as: str
+) -> None:
+    # Sampled bare at every other pixel, this sheet's pale 6 came out as scattered specks and
+    # was read as 5 and accepted, saved as 1-bit PNG or as JPEG alike.
     from PIL import Image
 
+    from printgen.games.one_page_war.reader.locate import _antialias_sigma
     from printgen.materials import PhotoOptions
 
     grey = tmp_path / "grey.png"
     scanner = photo_corpus.Scanner(dpi=300, white=1.0, grey=True, jpeg_quality=None)
     photo = photo_corpus.make_photo(grey, 44, mode="duel", scanner=scanner)
-    dots = tmp_path / "dots.png"
+    dots = tmp_path / saved_as
     with Image.open(grey) as image:
-        image.convert("1").save(dots)  # Floyd-Steinberg: a halftone
-    assert len(np.unique(load_photo(dots))) > 100
+        image.convert("1").convert("L").save(dots)  # Floyd-Steinberg: a halftone
     report = read_photo(dots, PhotoOptions(partial=True))
     for r in report.reading.all:
         assert r.value == photo.truth[photo_corpus.key(r.element)] or r.unsure, r
+    # 300 dpi against the rectified sheet's 6 pixels a millimetre: about twice as fine.
+    assert 0.7 < _antialias_sigma(read(dots).located) < 1.0
+
+
+@pytest.mark.parametrize("size", [SMALL, (4032, 3024)])
+def test_a_phone_photo_is_sampled_as_it_is(tmp_path: Path, size: tuple[int, int]) -> None:
+    # A 12 MP photo is decoded at half its sides: about as fine as the rectified sheet.
+    from dataclasses import replace
+
+    from printgen.games.one_page_war.reader.locate import _antialias_sigma
+
+    path = tmp_path / "sheet.jpg"
+    photo_corpus.make_photo(path, 31, mode="duel", shot=replace(GENTLE, size=size))
+    assert _antialias_sigma(read(path).located) == 0.0
 
 
 def test_a_mirrored_photo_is_read_turned_back(tmp_path: Path) -> None:

@@ -271,15 +271,13 @@ def _decoded_by_pillow(
             grey = eight if eight.mode == mode else eight.convert(mode)  # no copy of 35 MP
             # A PNG or WebP has no DCT to decode at a reduced scale: averaged down by the same
             # factor instead (a 600 dpi scan is 35 MP), so that the rest works on what it needs.
-            two_tone = grey.getcolors(2) is not None
             grey = grey.reduce(_scale(*grey.size, long_side))
         except (OSError, SyntaxError, ValueError) as error:
             raise DamagedImage(
                 f"{path}: the image file is damaged or cut short ({error}); copy the photo "
                 "again from the phone"
             ) from None
-    pixels = _darkest_channel(np.asarray(grey, dtype=np.uint8)).copy()
-    return _greys_from_dots(pixels) if two_tone else pixels
+    return _darkest_channel(np.asarray(grey, dtype=np.uint8)).copy()
 
 
 # Pillow's modes for a 16-bit grey PNG ("I" in Pillow before 10, and for some encoders).
@@ -295,21 +293,6 @@ def _eight_bits(image: Image.Image) -> Image.Image:
     if values.dtype != np.uint16:  # "I" holds 32-bit integers
         values = np.clip(values, 0, 0xFFFF)
     return Image.fromarray((values >> 8).astype(np.uint8), "L")
-
-
-# How far a black and white scan's dots are spread (pixels, a Gaussian's sigma): as far as a
-# halftone's dots lie apart, so that they become the greys they stand for.
-DOT_SPREAD_PX = 1.0
-
-
-def _greys_from_dots(pixels: np.ndarray) -> np.ndarray:
-    """A picture of black and white dots alone (a scanner's or an app's black and white mode) as
-    greys. A halftone draws a pale stroke as scattered dots, which the reader took for broken
-    strokes: on 20 such scans of real digits one 6 was read as 5 and accepted; smoothed, none.
-    A picture cut at one threshold only loses the sharpness of its edges."""
-    import cv2
-
-    return cv2.GaussianBlur(pixels, (0, 0), DOT_SPREAD_PX)
 
 
 def _webp_by_opencv(path: Path, pale: bool) -> np.ndarray | None:
