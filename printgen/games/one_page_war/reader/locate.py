@@ -162,15 +162,19 @@ class Located:
         if known is not None:
             return known
         x, y = e.centre
+        blur = self._blur_field.at(*self._in_photo(x * PX_PER_MM, y * PX_PER_MM))
+        self._blur_by_element[e] = found = blur / max(self.photo_px_per_mm(x, y), 1e-6)
+        return found
+
+    def photo_px_per_mm(self, x: float, y: float) -> float:
+        """How many photo pixels a millimetre of the sheet spans at (x, y) mm: the square root
+        of the photo's area a square millimetre there covers."""
         k = PX_PER_MM
         ax, ay = self._in_photo(x * k, y * k)
         bx, by = self._in_photo((x + 1) * k, y * k)
         cx, cy = self._in_photo(x * k, (y + 1) * k)
         (ux, uy), (vx, vy) = (bx - ax, by - ay), (cx - ax, cy - ay)
-        area = abs(ux * vy - uy * vx)
-        blur = self._blur_field.at(ax, ay)
-        self._blur_by_element[e] = found = blur / max(math.sqrt(area), 1e-6)
-        return found
+        return math.sqrt(abs(ux * vy - uy * vx))
 
     def _in_photo(self, x: float, y: float) -> tuple[float, float]:
         """A rectified pixel's place in the photo (cv2.perspectiveTransform's arithmetic, in
@@ -687,11 +691,5 @@ def _antialias_sigma(located: Located) -> float:
     sigma, photo pixels): sampled bare, every other pixel of a 300 dpi scan is skipped, and a
     halftone's dots or the grain of a pale stroke come out as scattered specks."""
     g = located.geometry
-    centre = np.array([[[g.width * PX_PER_MM / 2, g.height * PX_PER_MM / 2]]])
-    to_photo = np.linalg.inv(located.homography)
-    a = cv2.perspectiveTransform(centre, to_photo)[0, 0]
-    b = cv2.perspectiveTransform(centre + [[[1.0, 0.0]]], to_photo)[0, 0]
-    c = cv2.perspectiveTransform(centre + [[[0.0, 1.0]]], to_photo)[0, 0]
-    u, v = b - a, c - a
-    finer = math.sqrt(abs(float(u[0] * v[1] - u[1] * v[0])))
+    finer = located.photo_px_per_mm(g.width / 2, g.height / 2) / PX_PER_MM
     return 0.5 * math.sqrt(finer**2 - 1) if finer > FINER else 0.0

@@ -101,9 +101,7 @@ MIRRORED_ADVICE = (
 )
 
 
-def _unmirrored(
-    grey: np.ndarray, markers: Markers | None
-) -> tuple[np.ndarray, Markers | None, bool]:
+def _unmirrored(grey: np.ndarray, markers: Markers | None) -> tuple[np.ndarray, Markers, bool]:
     """The photo turned back left to right, its markers and True, when it shows none of the
     sheet's markers but shows them so turned: ArUco's markers read in one hand only, so a
     mirrored photo showed no sheet at all. Else as given, and False."""
