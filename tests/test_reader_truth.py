@@ -188,3 +188,17 @@ def test_a_sheet_whose_arenas_or_squares_are_not_the_photographed_ones_is_refuse
             replace(sheet, arenas=(replace(land, sides=(land.sides[0], short)), *sheet.arenas[1:])),
             geometry,
         )
+
+
+def test_a_mirrored_photo_gets_the_answer_key_of_the_photo_turned_back(
+    tmp_path: Path, runner: CliRunner
+) -> None:
+    # The reader reads a mirrored photo turned back: its answer key is located the same way.
+    import cv2
+
+    photo, sheet, cells = _played(tmp_path, 43)
+    mirrored = tmp_path / "mirrored.png"
+    cv2.imwrite(str(mirrored), cv2.imread(str(photo))[:, ::-1])
+    result = _answer_key(runner, mirrored, _typed(tmp_path, sheet))
+    assert result.exit_code == 0, result.output
+    assert json.loads(mirrored.with_suffix(".json").read_text()) == cells

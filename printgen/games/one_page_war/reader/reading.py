@@ -42,7 +42,7 @@ from printgen.materials import PhotoOptions, ScoreOptions, ScoreReport
 if TYPE_CHECKING:
     from printgen.games.one_page_war.reader.stakes import Stakes
 
-__all__ = ["Read", "pale_sheet", "read", "read_cells", "read_photo"]
+__all__ = ["Read", "locate_photo", "pale_sheet", "read", "read_cells", "read_photo"]
 
 
 @dataclass(frozen=True)
@@ -76,10 +76,7 @@ def read(path: Path, started: HeadStart | None = None) -> Read:
     else:
         grey, markers = started.result()
     timings["load"] = time.perf_counter() - start
-    grey, markers, mirrored = _unmirrored(grey, markers)
-    located = locate(grey, str(path), markers)
-    if mirrored:
-        located = replace(located, mirrored=True, advice=(MIRRORED_ADVICE, *located.advice))
+    grey, located = locate_photo(grey, str(path), markers)
     timings["locate"] = time.perf_counter() - start
     rectified = rectify(grey, located)
     scanned = _scanned(located, grey.shape)
@@ -99,6 +96,18 @@ MIRRORED_ADVICE = (
     "the photo is mirrored, as a front camera or a webcam shows a picture; it was read turned "
     "back: next time use the back camera, or turn off the camera's mirroring"
 )
+
+
+def locate_photo(
+    grey: np.ndarray, source: str, markers: Markers | None = None
+) -> tuple[np.ndarray, Located]:
+    """The photo as the sheet is read from it (turned back when mirrored) and where the sheet
+    lies in it (`markers`: those `find_markers` gave already)."""
+    grey, markers, mirrored = _unmirrored(grey, markers)
+    located = locate(grey, source, markers)
+    if mirrored:
+        located = replace(located, mirrored=True, advice=(MIRRORED_ADVICE, *located.advice))
+    return grey, located
 
 
 def _unmirrored(grey: np.ndarray, markers: Markers | None) -> tuple[np.ndarray, Markers, bool]:

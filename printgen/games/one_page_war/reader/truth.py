@@ -80,10 +80,10 @@ def answer_key(photo: Path, sheet: Sheet) -> dict[str, str]:
     the paper. The photo is located as the reader locates it (a PhotoError when it cannot be),
     and its QR code (or printed grid) says which sheet it is; `sheet` must be that layout and
     mode."""
-    from printgen.games.one_page_war.reader.locate import locate
     from printgen.games.one_page_war.reader.photo import load_photo
+    from printgen.games.one_page_war.reader.reading import locate_photo
 
-    located = locate(load_photo(photo), str(photo))
+    _, located = locate_photo(load_photo(photo), str(photo))
     tag = located.tag
     source = sheet.source or "sheet"
     if tag.mode == "team":
