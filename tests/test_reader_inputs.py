@@ -396,3 +396,25 @@ def test_a_photo_with_no_sheet_either_way_round_shows_no_sheet(tmp_path: Path) -
     cv2.imwrite(str(path), (rng.random((900, 1200)) * 60 + 100).astype(np.uint8))
     with pytest.raises(NoSheet, match="no One Page War sheet found"):
         read(path)
+
+
+def test_transparent_paper_reads_as_white_paper(tmp_path: Path) -> None:
+    # An image whose paper is transparent (its ink alone opaque) shows as a sheet in any viewer;
+    # converted bare, the black under the transparency hid the whole sheet.
+    from PIL import Image
+
+    jpeg = tmp_path / "sheet.jpg"
+    photo = photo_corpus.make_photo(jpeg, 31, SMALL, mode="duel", shot=GENTLE)
+    grey = cv2.imread(str(jpeg), cv2.IMREAD_GRAYSCALE)
+    ink_only = np.zeros((*grey.shape, 4), np.uint8)
+    ink_only[..., 3] = 255 - grey
+    transparent = tmp_path / "ink.png"
+    Image.fromarray(ink_only, "RGBA").save(transparent)
+    opaque = np.dstack([np.dstack([grey] * 3), np.full_like(grey, 255)])
+    solid = tmp_path / "solid.png"
+    Image.fromarray(opaque, "RGBA").save(solid)
+    assert np.abs(load_photo(transparent).astype(int) - load_photo(jpeg)).max() <= 1
+    assert np.array_equal(load_photo(solid), load_photo(jpeg))
+    assert np.abs(load_photo(transparent, pale=True).astype(int) - grey).max() <= 1
+    result = read(transparent)
+    assert result.located.tag.sheet_id == photo.tag.sheet_id

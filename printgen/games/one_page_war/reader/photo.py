@@ -258,7 +258,7 @@ def _decoded_by_pillow(
         if jpeg:
             scale = _scale(width, height, long_side)
             image.draft("RGB" if pale else "L", (-(-width // scale), -(-height // scale)))
-        elif image.format == "WEBP":
+        elif image.format == "WEBP" and not _has_alpha(image):
             decoded = _webp_by_opencv(path, pale)
             if decoded is not None:
                 return _averaged_down(decoded, _scale(width, height, long_side))
@@ -268,7 +268,10 @@ def _decoded_by_pillow(
             mode = "RGB" if pale else "L"
             # Pillow's conversion of 16-bit greys to 8 clips them at 255 (a white page).
             eight = _eight_bits(image) if image.mode in SIXTEEN_BITS else image
-            grey = eight if eight.mode == mode else eight.convert(mode)  # no copy of 35 MP
+            if _has_alpha(eight):
+                grey = _on_white(eight, mode)
+            else:
+                grey = eight if eight.mode == mode else eight.convert(mode)  # no copy of 35 MP
             # A PNG or WebP has no DCT to decode at a reduced scale: averaged down by the same
             # factor instead (a 600 dpi scan is 35 MP), so that the rest works on what it needs.
             grey = grey.reduce(_scale(*grey.size, long_side))
@@ -293,6 +296,22 @@ def _eight_bits(image: Image.Image) -> Image.Image:
     if values.dtype != np.uint16:  # "I" holds 32-bit integers
         values = np.clip(values, 0, 0xFFFF)
     return Image.fromarray((values >> 8).astype(np.uint8), "L")
+
+
+def _has_alpha(image: Image.Image) -> bool:
+    return image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
+
+
+def _on_white(image: Image.Image, mode: str) -> Image.Image:
+    """The image in `mode`, laid on white paper: transparent paper is white, as any viewer shows
+    it. Converted bare, the colour under the transparency (often black) hid the whole sheet."""
+    from PIL import Image
+
+    rgba = image if image.mode in ("RGBA", "LA") else image.convert("RGBA")
+    alpha = rgba.getchannel("A")
+    if alpha.getextrema()[0] == 255:  # opaque all over: nothing to lay
+        return rgba.convert(mode)
+    return Image.composite(rgba.convert(mode), Image.new(mode, rgba.size, "white"), alpha)
 
 
 def _webp_by_opencv(path: Path, pale: bool) -> np.ndarray | None:
