@@ -307,11 +307,11 @@ def _on_white(image: Image.Image, mode: str) -> Image.Image:
     it. Converted bare, the colour under the transparency (often black) hid the whole sheet."""
     from PIL import Image
 
-    rgba = image if image.mode in ("RGBA", "LA") else image.convert("RGBA")
-    alpha = rgba.getchannel("A")
+    layered = image if image.mode in ("RGBA", "LA") else image.convert("RGBA")
+    alpha = layered.getchannel("A")
     if alpha.getextrema()[0] == 255:  # opaque all over: nothing to lay
-        return rgba.convert(mode)
-    return Image.composite(rgba.convert(mode), Image.new(mode, rgba.size, "white"), alpha)
+        return layered.convert(mode)
+    return Image.composite(layered.convert(mode), Image.new(mode, layered.size, "white"), alpha)
 
 
 def _webp_by_opencv(path: Path, pale: bool) -> np.ndarray | None:
@@ -333,8 +333,8 @@ def _webp_by_opencv(path: Path, pale: bool) -> np.ndarray | None:
 
 
 def _averaged_down(pixels: np.ndarray, scale: int) -> np.ndarray:
-    """The image averaged over `scale` x `scale` blocks, as Pillow's `reduce` does (a last,
-    partial block averaged over what it holds)."""
+    """The image averaged down by `scale` on each side, as Pillow's `reduce` averages a PNG's
+    blocks (OpenCV's area average: the same blocks where the sides divide by `scale`)."""
     import cv2
 
     if scale == 1:
