@@ -286,9 +286,8 @@ def _webp(path: Path, mode: str, orientation: int) -> Path:
 
     exif = Image.Exif()
     exif[0x0112] = orientation
-    Image.open(_jpeg(path.with_suffix(".jpg"), mode, orientation)).save(
-        path, "WEBP", quality=90, exif=exif.tobytes()
-    )
+    with Image.open(_jpeg(path.with_suffix(".jpg"), mode, orientation)) as image:
+        image.save(path, "WEBP", quality=90, exif=exif.tobytes())
     return path
 
 
