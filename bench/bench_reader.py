@@ -290,7 +290,7 @@ def read_corpus(folder: Path, model: Path | None = None, names: list[str] | None
     from printgen.games.one_page_war.reader import digits, read, read_photo
     from printgen.games.one_page_war.reader.cells import Ink, read_sheet
     from printgen.games.one_page_war.reader.crosscheck import cross_check
-    from printgen.games.one_page_war.reader.photo import load_photo
+    from printgen.games.one_page_war.reader.photo import load_photo_and_pale
     from printgen.games.one_page_war.reader.reading import pale_sheet, read_cells
     from printgen.games.one_page_war.reader.truth import cell_key
     from printgen.games.one_page_war.sheet import Mode
@@ -346,7 +346,8 @@ def read_corpus(folder: Path, model: Path | None = None, names: list[str] | None
         # ink found, recognised, checked for glare, blur and pale ink), each run with the blur
         # at each cell worked out afresh, as for a photo read once.
         again = read(path)
-        pale = pale_sheet(path, again.located, load_photo(path).shape)
+        grey, darkest = load_photo_and_pale(path)
+        pale = pale_sheet(darkest, again.located, grey.shape)
         cells_seconds = median_seconds(
             lambda a=again, q=pale: read_cells(a.rectified, q, replace(a.located)), runs=3
         )

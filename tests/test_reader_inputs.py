@@ -281,34 +281,99 @@ def test_a_jpeg_header_claiming_a_size_the_reader_refuses_is_refused_before_deco
         load_photo(claimed)
 
 
-def _webp(path: Path, mode: str, orientation: int) -> Path:
+def _resaved(path: Path, mode: str, orientation: int) -> Path:
+    """`_jpeg`'s picture saved again in the format `path`'s suffix names, in `mode` ("I;16": 16-bit
+    greys, "P": a palette), with its EXIF orientation."""
     from PIL import Image
 
     exif = Image.Exif()
     exif[0x0112] = orientation
-    with Image.open(_jpeg(path.with_suffix(".jpg"), mode, orientation)) as image:
-        image.save(path, "WEBP", quality=90, exif=exif.tobytes())
+    grey = mode in ("L", "I;16")
+    with Image.open(_jpeg(path.with_suffix(".jpg"), "L" if grey else "RGB", orientation)) as image:
+        if mode == "I;16":
+            saved = Image.fromarray(np.asarray(image).astype(np.uint16) * 257 + 100)
+        else:
+            saved = image.convert(mode)
+        saved.save(path, quality=90, exif=exif.tobytes())
     return path
 
 
 @pytest.mark.parametrize("orientation", [1, 3, 6, 8])
 @pytest.mark.parametrize("pale", [False, True])
-def test_a_webp_reads_as_pillow_reads_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, orientation: int, pale: bool
+@pytest.mark.parametrize(
+    ("name", "mode"),
+    [("p.webp", "RGB"), ("p.png", "RGB"), ("p.png", "L"), ("p.png", "I;16"), ("p.png", "P")],
+)
+def test_a_webp_or_png_reads_as_pillow_reads_it(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    orientation: int,
+    pale: bool,
+    name: str,
+    mode: str,
 ) -> None:
-    # OpenCV decodes it in a quarter of Pillow's memory; the pixels are Pillow's, turned alike.
+    # OpenCV decodes them in a third of Pillow's memory or less; the pixels are Pillow's,
+    # turned alike, a 16-bit grey's its upper byte.
     from printgen.games.one_page_war.reader import photo
 
-    path = _webp(tmp_path / "p.webp", "RGB", orientation)
-    by_opencv = load_photo(path, 400, pale)
-    monkeypatch.setattr(photo, "_webp_by_opencv", lambda *_: None)
+    path = _resaved(tmp_path / name, mode, orientation)
+    whole, halved = load_photo(path, 1000, pale), load_photo(path, 400, pale)
+    monkeypatch.setattr(photo, "_by_opencv", lambda *_: None)
+    assert np.abs(whole.astype(int) - load_photo(path, 1000, pale)).max() <= 1
     by_pillow = load_photo(path, 400, pale)
-    assert by_opencv.shape == by_pillow.shape == ((350, 500) if orientation < 5 else (500, 350))
-    assert np.abs(by_opencv.astype(int) - by_pillow).max() <= 1
+    assert halved.shape == by_pillow.shape == ((350, 500) if orientation < 5 else (500, 350))
+    assert np.abs(halved.astype(int) - by_pillow).max() <= 1
+
+
+@pytest.mark.parametrize(
+    ("name", "mode"),
+    [("p.jpg", "RGB"), ("p.webp", "RGB"), ("p.png", "RGB"), ("p.png", "I;16"), ("p.png", "RGBA")],
+)
+def test_a_photo_and_its_darkest_channel_load_together_as_pillow_loads_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, mode: str
+) -> None:
+    # A PNG or WebP is decoded once for both (its decoding is most of its reading time), by
+    # OpenCV, averaged down as it is decoded where it can be.
+    from PIL import Image
+
+    from printgen.games.one_page_war.reader import photo
+    from printgen.games.one_page_war.reader.photo import PALE_LONG_SIDE, load_photo_and_pale
+
+    path = _resaved(tmp_path / name, mode, 6)
+    # Averaged down by 2 (halved as decoded where the sides are even) and not at all.
+    for size in ((2520, 3600), (2521, 3601), (700, 1000)):
+        with Image.open(path) as image:
+            image.load()
+            exif = image.getexif().tobytes()
+        image.resize(size, Image.Resampling.NEAREST).save(path, exif=exif)
+        grey, pale = load_photo_and_pale(path)
+        with monkeypatch.context() as pillow_only:
+            pillow_only.setattr(photo, "_by_opencv", lambda *_: None)
+            expected = load_photo(path), load_photo(path, PALE_LONG_SIDE, pale=True)
+        for got, wanted in zip((grey, pale), expected, strict=True):
+            assert got.shape == wanted.shape
+            if size[0] % 4 == 0:
+                # (Sides that do not divide are averaged over blocks a little smaller than
+                # Pillow's, whose last block is part of one: the same picture, not the same
+                # pixels.)
+                assert np.abs(got.astype(int) - wanted).max() <= 1
+
+
+def test_a_png_cut_short_is_a_damaged_image_and_only_that_is_said(
+    tmp_path: Path, runner: CliRunner, capfd: pytest.CaptureFixture[str]
+) -> None:
+    whole = _resaved(tmp_path / "whole.png", "RGB", 1).read_bytes()
+    path = tmp_path / "cut.png"
+    path.write_bytes(whole[: len(whole) // 2])
+    with pytest.raises(DamagedImage, match="damaged or cut short"):
+        load_photo(path)
+    # OpenCV's libpng prints its own error on the terminal, under the reader's one line.
+    assert "libpng" not in capfd.readouterr().err
+    _one_line_error(runner, path)
 
 
 def test_a_webp_cut_short_is_a_damaged_image(tmp_path: Path, runner: CliRunner) -> None:
-    whole = _webp(tmp_path / "whole.webp", "RGB", 1).read_bytes()
+    whole = _resaved(tmp_path / "whole.webp", "RGB", 1).read_bytes()
     path = tmp_path / "cut.webp"
     path.write_bytes(whole[: len(whole) // 2])
     with pytest.raises(DamagedImage):

@@ -27,7 +27,7 @@ from printgen.games.one_page_war.reader.locate import (
     rectify,
 )
 from printgen.games.one_page_war.reader.markers import Markers, find_markers
-from printgen.games.one_page_war.reader.photo import WORKING_LONG_SIDE, load_photo
+from printgen.games.one_page_war.reader.photo import load_photo_and_pale
 from printgen.games.one_page_war.reader.report import (
     PhotoReport,
     annotate,
@@ -72,15 +72,15 @@ def read(path: Path, started: HeadStart | None = None) -> Read:
     timings: dict[str, float] = {}
     start = time.perf_counter()
     if started is None:
-        grey, markers = load_photo(path), None
+        grey, pale, markers = *load_photo_and_pale(path), None
     else:
-        grey, markers = started.result()
+        grey, pale, markers = started.result()
     timings["load"] = time.perf_counter() - start
     grey, located = locate_photo(grey, str(path), markers)
     timings["locate"] = time.perf_counter() - start
     rectified = rectify(grey, located)
     scanned = _scanned(located, grey.shape)
-    pale = pale_sheet(path, located, grey.shape)
+    pale = pale_sheet(pale, located, grey.shape)
     del grey
     located = _settled(located, rectified)
     layout = load_layout(located.tag.layout, located.tag.version)
@@ -210,11 +210,10 @@ def read_cells(rectified: np.ndarray, pale: np.ndarray, located: Located) -> She
     )
 
 
-def pale_sheet(path: Path, located: Located, shape: tuple[int, ...]) -> np.ndarray:
-    """The rectified sheet of the photo's darkest colour channel, where a pale ink (a yellow
-    pen) shows that the grey loses. Decoded at half the working size (a 12 MP JPEG at a
-    quarter of its sides, 12 ms), since it only has to show marks 2 mm tall or more."""
-    pale = load_photo(path, WORKING_LONG_SIDE // 2, pale=True)
+def pale_sheet(pale: np.ndarray, located: Located, shape: tuple[int, ...]) -> np.ndarray:
+    """The rectified sheet of the photo's darkest colour channel (`pale`, as
+    `load_photo_and_pale` gives it, of a photo whose grey has `shape`), where a pale ink (a
+    yellow pen) shows that the grey loses."""
     if located.mirrored:
         pale = np.ascontiguousarray(pale[:, ::-1])
     to_grey = np.diag([shape[1] / pale.shape[1], shape[0] / pale.shape[0], 1.0])
