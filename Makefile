@@ -20,8 +20,8 @@ print: $(STAMP)
 	$(BIN)/printgen build all --paper a3
 
 lint: $(STAMP)
-	$(BIN)/ruff check printgen tests bench
-	$(BIN)/ruff format --check printgen tests bench
+	$(BIN)/ruff check printgen tests bench training
+	$(BIN)/ruff format --check printgen tests bench training
 	$(BIN)/mypy
 
 test: lint

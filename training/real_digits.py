@@ -191,8 +191,9 @@ def part(name: str) -> RealDigits:
 
 
 def measure_part_name() -> str:
-    """What `part("measure")` gives, as a person reads it after "the": the tests' 200 digits stand in for
-    the 600 where ../shared/ is absent, and a figure measured on them is not the measure part's."""
+    """What `part("measure")` gives, as a person reads it after "the": the tests' 200 digits
+    stand in for the 600 where ../shared/ is absent, and a figure measured on them is not the
+    measure part's."""
     fold = current_fold()
     if fold == 0 and not SOURCE.exists() and TEST_SAMPLE.exists():
         return (

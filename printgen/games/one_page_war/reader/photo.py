@@ -34,6 +34,8 @@ WORKING_LONG_SIDE = 1800
 # The darkest colour channel only has to show marks 2 mm tall or more: half the size will do.
 PALE_LONG_SIDE = WORKING_LONG_SIDE // 2
 
+# What `file_kind` calls the pictures OpenCV decodes (`_by_opencv`), Pillow only checking them.
+OPENCV_KINDS = frozenset({"a PNG image", "a WebP image"})
 # Pillow's format names for the photos the reader takes (MPO: a JPEG with a second image).
 PHOTO_FORMATS = frozenset({"JPEG", "MPO", "PNG", "WEBP", "HEIF"})
 ACCEPTED = "a JPEG, PNG or WebP photo of the sheet"
@@ -101,6 +103,14 @@ def load_photo(path: Path, long_side: int = WORKING_LONG_SIDE, pale: bool = Fals
         plain = _plain_jpeg(path, long_side, pale)
         if plain is not None:
             return plain
+    elif kind in OPENCV_KINDS:
+        import cv2
+
+        # For the darkest channel, a grey image stays grey: three copies would be 36 MB more.
+        flag = cv2.IMREAD_ANYCOLOR if pale else cv2.IMREAD_GRAYSCALE
+        decoded = _by_opencv(path, kind, flag, (long_side,))
+        if decoded is not None:
+            return _darkest_channel(decoded[0]) if pale else decoded[0]
     return _decoded_by_pillow(path, kind, long_side, pale)
 
 
@@ -109,30 +119,16 @@ def load_photo_and_pale(path: Path) -> tuple[np.ndarray, np.ndarray]:
     darkest colour channel at half the size. A PNG or WebP is decoded once for both: decoding a
     12 MP PNG is 0.2 to 0.3 s, most of its reading; a JPEG's second decoding, at a reduced DCT
     scale, 12 ms."""
-    kind = file_kind(path)
-    if kind in ("a PNG image", "a WebP image"):
-        both = _both_by_opencv(path, kind)
-        if both is not None:
-            return both
-    return load_photo(path), load_photo(path, PALE_LONG_SIDE, pale=True)
-
-
-def _both_by_opencv(path: Path, kind: str) -> tuple[np.ndarray, np.ndarray] | None:
     import cv2
 
-    with _opened(path, kind) as image:
-        if _has_alpha(image):
-            return None
-        size, image_format = image.size, image.format
-    working, pale = _scale(*size, WORKING_LONG_SIDE), _scale(*size, PALE_LONG_SIDE)
-    decoded = _by_opencv(path, image_format, size, working, cv2.IMREAD_ANYCOLOR)
-    if decoded is None:
-        return None
-    colour, halved = decoded
-    grey = _averaged_down(colour, working // halved)
-    if grey.ndim == 3:
-        grey = cv2.cvtColor(grey, cv2.COLOR_BGR2GRAY)
-    return grey, _darkest_channel(_averaged_down(colour, pale // halved))
+    kind = file_kind(path)
+    if kind in OPENCV_KINDS:
+        decoded = _by_opencv(path, kind, cv2.IMREAD_ANYCOLOR, (WORKING_LONG_SIDE, PALE_LONG_SIDE))
+        if decoded is not None:
+            working, pale = decoded
+            grey = working if working.ndim == 2 else cv2.cvtColor(working, cv2.COLOR_BGR2GRAY)
+            return grey, _darkest_channel(pale)
+    return load_photo(path), load_photo(path, PALE_LONG_SIDE, pale=True)
 
 
 def _darkest_channel(colour: np.ndarray) -> np.ndarray:
@@ -297,7 +293,6 @@ def _opened(path: Path, kind: str | None) -> Image.Image:
 def _decoded_by_pillow(
     path: Path, kind: str | None, long_side: int, pale: bool = False
 ) -> np.ndarray:
-    import cv2
     import numpy as np
     from PIL import ImageOps
 
@@ -306,15 +301,6 @@ def _decoded_by_pillow(
         if image.format in ("JPEG", "MPO"):
             scale = _scale(width, height, long_side)
             image.draft("RGB" if pale else "L", (-(-width // scale), -(-height // scale)))
-        elif image.format in ("PNG", "WEBP") and not _has_alpha(image):
-            # For the darkest channel, a grey image stays grey: three copies would be 36 MB more.
-            flag = cv2.IMREAD_ANYCOLOR if pale else cv2.IMREAD_GRAYSCALE
-            scale = _scale(width, height, long_side)
-            decoded = _by_opencv(path, image.format, image.size, scale, flag)
-            if decoded is not None:
-                pixels, halved = decoded
-                pixels = _averaged_down(pixels, scale // halved)
-                return _darkest_channel(pixels) if pale else pixels
         try:
             image.load()
             ImageOps.exif_transpose(image, in_place=True)  # no copy of a 35 MP scan's pixels
@@ -373,30 +359,38 @@ _PNG_END = b"\0\0\0\0IEND\xaeB`\x82"
 
 
 def _by_opencv(
-    path: Path, image_format: str | None, size: tuple[int, int], scale: int, flag: int
-) -> tuple[np.ndarray, int] | None:
-    """A PNG's or WebP's pixels decoded by OpenCV (`flag`: cv2.IMREAD_GRAYSCALE or
-    IMREAD_ANYCOLOR), turned by its EXIF orientation, a 16-bit PNG's as each value's upper byte;
-    averaged down by 2 as they are decoded where `scale`, the reduction wanted, allows, and by
-    how much (1 or 2). None when OpenCV cannot decode them: Pillow then says what is wrong.
+    path: Path, kind: str, flag: int, long_sides: tuple[int, ...]
+) -> list[np.ndarray] | None:
+    """A PNG's or WebP's pixels decoded once by OpenCV (`flag`: cv2.IMREAD_GRAYSCALE or
+    IMREAD_ANYCOLOR), turned by its EXIF orientation, a 16-bit PNG's as each value's upper byte,
+    and averaged down for each of `long_sides` as `load_photo` averages. None where Pillow must
+    decode it (transparency to lay on white), or when OpenCV cannot: Pillow then says what is
+    wrong with it.
 
     OpenCV makes grey as it decodes, where Pillow decodes a 12 MP photo through colour copies
-    (a PNG took 83 MB, a WebP 190; OpenCV 24 and 50). Its Python binding copies what it decoded,
-    so a colour 12 MP photo still takes twice its 36 MB, unless averaged down as decoded: then
+    (a PNG took 83 MB, a WebP 190; OpenCV 24 and 50). Its Python binding copies what it decodes,
+    so a 12 MP colour photo still takes twice its 36 MB, unless halved as it is decoded: then
     the copy is a quarter. Its halving averages each 2 x 2 block as `_averaged_down` does, but
-    drops an odd last row or column, which `_averaged_down` averages: so only even sides."""
+    drops an odd last row or column, which `_averaged_down` averages in: so only even sides."""
     import cv2
     import numpy as np
 
+    with _opened(path, kind) as image:
+        if _has_alpha(image):
+            return None
+        (width, height), image_format = image.size, image.format
     try:
         data = np.fromfile(path, np.uint8)
     except OSError:
         return None
     if image_format == "PNG" and data[-len(_PNG_END) :].tobytes() != _PNG_END:
         return None
-    halved = 2 if scale >= 2 and size[0] % 2 == 0 and size[1] % 2 == 0 else 1
+    scales = [_scale(width, height, side) for side in long_sides]
+    halved = 2 if min(scales) >= 2 and width % 2 == 0 and height % 2 == 0 else 1
     pixels = cv2.imdecode(data, flag | (cv2.IMREAD_REDUCED_GRAYSCALE_2 if halved == 2 else 0))
-    return None if pixels is None else (pixels, halved)
+    if pixels is None:
+        return None
+    return [_averaged_down(pixels, scale // halved) for scale in scales]
 
 
 def _averaged_down(pixels: np.ndarray, scale: int) -> np.ndarray:
