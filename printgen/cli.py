@@ -66,7 +66,9 @@ def _keep_freed_memory() -> None:
     mallopt(M_TRIM_THRESHOLD, PHOTO_TRIM_THRESHOLD)
 
 
-IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif"})
+IMAGE_SUFFIXES = frozenset(
+    {".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif", ".avif", ".tif", ".tiff", ".pdf"}
+)
 SHEET_SUFFIXES = frozenset({".toml", ".json"})
 
 
@@ -405,8 +407,8 @@ def score(
     teams: str | None,
     as_csv: bool,
 ) -> None:
-    """Score typed-in sheets (TOML or JSON) or photos of sheets (JPEG, PNG, WebP); `-` reads a
-    typed-in sheet from standard input.
+    """Score typed-in sheets (TOML or JSON) or photos of sheets (JPEG, PNG, WebP) or scans
+    (a one-page PDF, TIFF); `-` reads a typed-in sheet from standard input.
 
     The file's `game` key picks the referee. Several files, or a folder, are each scored, with a
     summary line (or an error) per file; several photos alone give a print run's summary, one
@@ -427,7 +429,10 @@ def score(
     except InputError as error:
         fail(str(error))
     if not files:
-        fail(f"no .toml, .json, .jpg, .png or .webp files in {', '.join(map(str, paths))}")
+        fail(
+            f"no .toml, .json, .jpg, .png, .webp, .pdf or .tif files in "
+            f"{', '.join(map(str, paths))}"
+        )
     if annotate is not None:
         _check_annotate(annotate, files)
     photos = [f for f in files if _is_photo(f)]

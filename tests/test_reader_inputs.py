@@ -79,10 +79,8 @@ def test_a_png_with_a_huge_compressed_colour_profile(tmp_path: Path, runner: Cli
 @pytest.mark.parametrize(
     ("name", "head", "said"),
     [
-        ("sheet.pdf", b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "a PDF document, not a photo"),
         ("scan.gif", b"GIF89a\x10\x00\x10\x00\x00\x00\x00", "a GIF image"),
         ("photo.heic", b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1", "a HEIC photo"),
-        ("sheet.tiff", b"II*\x00\x08\x00\x00\x00", "a TIFF image"),
     ],
 )
 def test_files_that_are_no_photo_are_named(
@@ -95,6 +93,26 @@ def test_files_that_are_no_photo_are_named(
         load_photo(path)
     # Whatever the name says: the content decides (a PDF named .toml is no typed-in sheet).
     _one_line_error(runner, path, said, "JPEG, PNG or WebP")
+
+
+@pytest.mark.parametrize(
+    ("name", "head", "said"),
+    [
+        ("sheet.pdf", b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "cannot open the PDF"),
+        ("sheet.tiff", b"II*\x00\x08\x00\x00\x00", "a TIFF image that cannot be opened"),
+        ("sheet.png", b"\x89PNG\r\n\x1a\n", "a PNG image that cannot be opened"),
+        ("sheet.jpg", b"\xff\xd8\xff\xe0", "a JPEG photo that cannot be opened"),
+    ],
+)
+def test_a_photo_or_scan_that_is_only_its_first_bytes_is_damaged(
+    name: str, head: bytes, said: str, tmp_path: Path, runner: CliRunner
+) -> None:
+    # Not "a PNG image, not a photo the reader takes": it is one, and damaged.
+    path = tmp_path / name
+    path.write_bytes(head + bytes(64))
+    with pytest.raises(DamagedImage, match=said):
+        load_photo(path)
+    _one_line_error(runner, path, said)
 
 
 def test_a_real_gif_is_refused_with_what_is_accepted(tmp_path: Path, runner: CliRunner) -> None:
@@ -117,6 +135,99 @@ def test_a_webp_photo_reads(tmp_path: Path) -> None:
         image.save(webp, "WEBP", quality=90)
     assert file_kind(webp) == "a WebP image"
     result = read(webp)
+    assert result.located.tag.sheet_id == photo.tag.sheet_id
+    for r in result.reading.all:
+        assert r.value == photo.truth[photo_corpus.key(r.element)] or r.unsure
+
+
+def _as_pdf(photo: Path, pdf: Path, turned: int = 0) -> Path:
+    """The photo saved as a one-page PDF, as a scanning app saves a scan, its page turned by
+    `turned` degrees (the page's /Rotate, as an app turns a page on its side)."""
+    from PIL import Image
+    from pypdf import PdfReader, PdfWriter
+
+    with Image.open(photo) as image:
+        image.save(pdf, resolution=150)
+    if turned:
+        writer = PdfWriter()
+        writer.add_page(PdfReader(pdf).pages[0])
+        writer.pages[0].rotate(turned)
+        writer.write(pdf)
+    return pdf
+
+
+@pytest.mark.parametrize("turned", [0, 90])
+def test_a_scan_saved_as_a_one_page_pdf_reads(tmp_path: Path, turned: int) -> None:
+    jpeg = tmp_path / "sheet.jpg"
+    photo = photo_corpus.make_photo(jpeg, 31, SMALL, mode="duel", shot=GENTLE)
+    pdf = _as_pdf(jpeg, tmp_path / "scan.pdf", turned)
+    assert file_kind(pdf) == "a PDF document"
+    result = read(pdf)
+    assert result.located.tag.sheet_id == photo.tag.sheet_id
+    for r in result.reading.all:
+        assert r.value == photo.truth[photo_corpus.key(r.element)] or r.unsure
+
+
+def test_a_pdf_that_is_no_one_page_scan_is_refused(tmp_path: Path, runner: CliRunner) -> None:
+    from pypdf import PdfReader, PdfWriter
+    from reportlab.pdfgen.canvas import Canvas
+
+    jpeg = tmp_path / "sheet.jpg"
+    photo_corpus.make_photo(jpeg, 31, SMALL, mode="duel", shot=GENTLE)
+    page = PdfReader(_as_pdf(jpeg, tmp_path / "scan.pdf")).pages[0]
+    two = PdfWriter()
+    two.add_page(page)
+    two.add_page(page)
+    two.write(tmp_path / "two.pdf")
+    locked = PdfWriter()
+    locked.add_page(page)
+    locked.encrypt("secret")
+    locked.write(tmp_path / "locked.pdf")
+    printed = Canvas(str(tmp_path / "printed.pdf"))  # the sheet as printed: no picture in it
+    printed.drawString(100, 700, "One Page War")
+    printed.save()
+    for name, error, said in [
+        ("two.pdf", NotAnImage, "a PDF of 2 pages; the reader reads one sheet a file"),
+        ("locked.pdf", DamagedImage, "locked with a password"),
+        ("printed.pdf", NotAnImage, "a PDF document with no scanned page in it"),
+    ]:
+        with pytest.raises(error, match=said):
+            load_photo(tmp_path / name)
+        _one_line_error(runner, tmp_path / name, said)
+
+
+@pytest.mark.parametrize("orientation", [1, 6])
+def test_a_16_bit_tiff_reads_as_its_8_bit_greys_turned_once(
+    tmp_path: Path, orientation: int
+) -> None:
+    # (Pillow 13 turns a 16-bit TIFF by its orientation twice: OpenCV reads it, once.)
+    sixteen = load_photo(_resaved(tmp_path / "p16.tif", "I;16", orientation), 400)
+    eight = load_photo(_resaved(tmp_path / "p8.tif", "L", orientation), 400)
+    assert sixteen.shape == eight.shape == ((350, 500) if orientation < 5 else (500, 350))
+    assert np.abs(sixteen.astype(int) - eight).max() <= 1
+
+
+def test_a_tiff_of_several_pages_is_refused(tmp_path: Path, runner: CliRunner) -> None:
+    from PIL import Image
+
+    path = tmp_path / "scans.tif"
+    with Image.open(_jpeg(tmp_path / "p.jpg")) as image:
+        image.save(path, save_all=True, append_images=[image])
+    _one_line_error(runner, path, "a TIFF of 2 pages")
+
+
+def test_an_avif_photo_reads_where_pillow_decodes_it(tmp_path: Path) -> None:
+    from PIL import Image, features
+
+    if not features.check("avif"):
+        pytest.skip("this Pillow decodes no AVIF (refused then: test_files_that_are_no_photo)")
+    jpeg = tmp_path / "sheet.jpg"
+    photo = photo_corpus.make_photo(jpeg, 31, SMALL, mode="duel", shot=GENTLE)
+    avif = tmp_path / "sheet.avif"
+    with Image.open(jpeg) as image:
+        image.save(avif, quality=90)
+    assert file_kind(avif) == "an AVIF image"
+    result = read(avif)
     assert result.located.tag.sheet_id == photo.tag.sheet_id
     for r in result.reading.all:
         assert r.value == photo.truth[photo_corpus.key(r.element)] or r.unsure
@@ -291,7 +402,7 @@ def _resaved(path: Path, mode: str, orientation: int) -> Path:
     grey = mode in ("L", "I;16")
     with Image.open(_jpeg(path.with_suffix(".jpg"), "L" if grey else "RGB", orientation)) as image:
         if mode == "I;16":
-            saved = Image.fromarray(np.asarray(image).astype(np.uint16) * 257 + 100)
+            saved = Image.fromarray(np.asarray(image).astype(np.uint16) * 256 + 100)
         else:
             saved = image.convert(mode)
         saved.save(path, quality=90, exif=exif.tobytes())
@@ -302,9 +413,16 @@ def _resaved(path: Path, mode: str, orientation: int) -> Path:
 @pytest.mark.parametrize("pale", [False, True])
 @pytest.mark.parametrize(
     ("name", "mode"),
-    [("p.webp", "RGB"), ("p.png", "RGB"), ("p.png", "L"), ("p.png", "I;16"), ("p.png", "P")],
+    [
+        ("p.webp", "RGB"),
+        ("p.png", "RGB"),
+        ("p.png", "L"),
+        ("p.png", "I;16"),
+        ("p.png", "P"),
+        ("p.tif", "RGB"),
+    ],
 )
-def test_a_webp_or_png_reads_as_pillow_reads_it(
+def test_a_webp_png_or_tiff_reads_as_pillow_reads_it(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     orientation: int,

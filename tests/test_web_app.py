@@ -682,7 +682,6 @@ def test_a_photo_over_20_mb_leads_back_to_the_form_with_the_names_kept(
     [
         (b"game = 'one-page-war'\n", "sheet.jpg", "sheet.jpg is not an image"),
         (b"", "empty.png", "empty.png is not an image"),
-        (b"%PDF-1.7\n", "scan.pdf", "scan.pdf is not an image"),
     ],
 )
 def test_a_file_that_is_not_an_image_is_415_on_the_form(
@@ -699,7 +698,25 @@ def test_a_file_that_is_not_an_image_is_415_on_the_form(
 def test_an_image_that_is_not_a_photo_format_is_415(client: FlaskClient) -> None:
     response = post_photo(client, image_bytes("GIF"), "anim.gif")
     assert response.status_code == 415
-    assert "anim.gif is a GIF image; send a photo (JPEG, PNG or WebP)" in error_of(response.text)
+    said = "anim.gif is a GIF image; send a photo (JPEG, PNG or WebP, or a scan as PDF or TIFF)"
+    assert said in error_of(response.text)
+
+
+@pytest.mark.parametrize(
+    ("data", "name", "given"),
+    [
+        (b"%PDF-1.7\n", "scan.pdf", ("scan.pdf", (0, 0), "PDF")),
+        (image_bytes("TIFF", 900, 600), "scan.tiff", ("scan.tif", (900, 600), "TIFF")),
+    ],
+)
+def test_a_scan_as_pdf_or_tiff_goes_to_the_reader_as_it_is(
+    client: FlaskClient, reader: FakeReader, data: bytes, name: str, given: tuple[object, ...]
+) -> None:
+    # A phone's scanning app saves a PDF, a flatbed often a TIFF: the reader reads both (and
+    # says itself what is wrong with a PDF: its pages, a password, no scanned page in it).
+    page = scored(client, post_photo(client, data, name))
+    assert text_of(page.text, "winner") == "First"
+    assert reader.seen == [given]
 
 
 def test_a_webp_photo_is_accepted(client: FlaskClient, reader: FakeReader) -> None:

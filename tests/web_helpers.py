@@ -142,8 +142,11 @@ class FakeReader:
     seen: list[tuple[str, tuple[int, int], str]] = field(default_factory=list)
 
     def __call__(self, path: Path, options: Any) -> FakeReport:
-        with Image.open(path) as image:
-            self.seen.append((path.name, image.size, str(image.format)))
+        if path.read_bytes().startswith(b"%PDF"):  # a scan: Pillow opens no PDF
+            self.seen.append((path.name, (0, 0), "PDF"))
+        else:
+            with Image.open(path) as image:
+                self.seen.append((path.name, image.size, str(image.format)))
         if self.error is not None:
             raise self.error
         if options.annotate is not None:

@@ -1,7 +1,8 @@
 """An uploaded photo made ready for the reader: what it is and how big, from its header first.
 
-The reader reads JPEG and PNG. A WebP photo (and HEIC or AVIF where the installed Pillow opens
-them), and a JPEG over the reader's 50 megapixels, are turned into a JPEG of at most
+The reader reads JPEG and PNG, and a scan as PDF or TIFF (it checks a PDF's pages itself). A
+WebP photo (and HEIC or AVIF where the installed Pillow opens them), and a JPEG over the
+reader's 50 megapixels, are turned into a JPEG of at most
 SHRINK_LONG_SIDE pixels on the long side: the reader reads 2 MP as well as 12 MP. A JPEG is
 shrunk while it is decoded (Pillow's draft mode), so a 200 MP photo never fills memory."""
 
@@ -22,9 +23,9 @@ MAX_PIXELS = 50_000_000  # what the reader decodes as it is
 MAX_SHRINK_PIXELS = 2 * int(Image.MAX_IMAGE_PIXELS or 89_478_485)
 SHRINK_LONG_SIDE = 2500
 
-READ_AS_IS = {"JPEG": ".jpg", "MPO": ".jpg", "PNG": ".png"}
+READ_AS_IS = {"JPEG": ".jpg", "MPO": ".jpg", "PNG": ".png", "TIFF": ".tif"}
 SHRUNK = {"WEBP", "HEIF", "AVIF"}
-ACCEPTED_WORDS = "JPEG, PNG or WebP"
+ACCEPTED_WORDS = "JPEG, PNG or WebP, or a scan as PDF or TIFF"
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,11 @@ class Refused(Exception):
 def prepare(staged: Path, shown_as: str, target_stem: Path) -> Path:
     """The photo at `staged` as a file the reader reads, at `target_stem` plus its suffix;
     refuses what is no photo, or too large, naming it as `shown_as`."""
+    with open(staged, "rb") as handle:
+        if handle.read(4) == b"%PDF":  # a scanning app's: Pillow opens no PDF, the reader does
+            target = target_stem.with_suffix(".pdf")
+            staged.rename(target)
+            return target
     kind, (width, height) = _header(staged, shown_as)
     pixels = width * height
     if kind in READ_AS_IS and pixels <= MAX_PIXELS:

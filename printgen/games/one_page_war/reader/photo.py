@@ -34,15 +34,23 @@ WORKING_LONG_SIDE = 1800
 # The darkest colour channel only has to show marks 2 mm tall or more: half the size will do.
 PALE_LONG_SIDE = WORKING_LONG_SIDE // 2
 
-# What `file_kind` calls the pictures OpenCV decodes (`_by_opencv`), Pillow only checking them.
-OPENCV_KINDS = frozenset({"a PNG image", "a WebP image"})
+# What `file_kind` calls the pictures OpenCV decodes (`_by_opencv`), Pillow only checking them
+# (a scanner's TIFF among them).
+OPENCV_KINDS = frozenset({"a PNG image", "a WebP image", "a TIFF image"})
+# What `file_kind` calls the pictures the reader always decodes (HEIC and AVIF: where the
+# installed Pillow does; a PDF: a scan's one page, `_scanned_page`).
+ALWAYS_TAKEN = frozenset({"a JPEG photo", *OPENCV_KINDS})
 # Pillow's format names for the photos the reader takes (MPO: a JPEG with a second image).
-PHOTO_FORMATS = frozenset({"JPEG", "MPO", "PNG", "WEBP", "HEIF"})
-ACCEPTED = "a JPEG, PNG or WebP photo of the sheet"
+PHOTO_FORMATS = frozenset({"JPEG", "MPO", "PNG", "WEBP", "TIFF", "AVIF", "HEIF"})
+PDF = "a PDF document"
+ACCEPTED = "a JPEG, PNG or WebP photo of the sheet, or a scan of it (PDF, TIFF)"
+# A scan's PDF page is drawn this many pixels on its long side: a little over the working size,
+# as a 12 MP JPEG is decoded (2,016 pixels), so that a pale stroke keeps its pixels.
+PDF_LONG_SIDE = WORKING_LONG_SIDE * 5 // 4
 
 # What a file's first bytes say it is, for files no photo reader should take.
 _SIGNATURES: tuple[tuple[bytes, int, str], ...] = (
-    (b"%PDF", 0, "a PDF document"),
+    (b"%PDF", 0, PDF),
     (b"GIF87a", 0, "a GIF image"),
     (b"GIF89a", 0, "a GIF image"),
     (b"II*\x00", 0, "a TIFF image"),
@@ -78,10 +86,10 @@ def file_kind(path: Path) -> str | None:
 def _not_a_photo(path: Path, kind: str | None) -> NotAnImage:
     if kind is None:
         return NotAnImage(f"{path}: not an image (expected {ACCEPTED})")
-    if kind == "a PDF document":
+    if kind == PDF:
         return NotAnImage(
-            f"{path}: a PDF document, not a photo: print the sheet, fill it in and give "
-            f"{ACCEPTED} (a typed-in sheet is a .toml or .json file)"
+            f"{path}: a PDF document with no scanned page in it, not a photo: print the sheet, "
+            f"fill it in and give {ACCEPTED} (a typed-in sheet is a .toml or .json file)"
         )
     if kind in ("a HEIC photo", "a HEIF photo", "an AVIF image"):
         return NotAnImage(
@@ -103,6 +111,9 @@ def load_photo(path: Path, long_side: int = WORKING_LONG_SIDE, pale: bool = Fals
         plain = _plain_jpeg(path, long_side, pale)
         if plain is not None:
             return plain
+    elif kind == PDF:
+        (page,) = _scanned_page(path, (long_side,))
+        return _darkest_channel(page) if pale else _grey(page)
     elif kind in OPENCV_KINDS:
         import cv2
 
@@ -121,14 +132,24 @@ def load_photo_and_pale(path: Path) -> tuple[np.ndarray, np.ndarray]:
     scale, 12 ms."""
     import cv2
 
-    kind = file_kind(path)
-    if kind in OPENCV_KINDS:
-        decoded = _by_opencv(path, kind, cv2.IMREAD_ANYCOLOR, (WORKING_LONG_SIDE, PALE_LONG_SIDE))
-        if decoded is not None:
-            working, pale = decoded
-            grey = working if working.ndim == 2 else cv2.cvtColor(working, cv2.COLOR_BGR2GRAY)
-            return grey, _darkest_channel(pale)
-    return load_photo(path), load_photo(path, PALE_LONG_SIDE, pale=True)
+    kind, sides = file_kind(path), (WORKING_LONG_SIDE, PALE_LONG_SIDE)
+    if kind == PDF:
+        decoded: list[np.ndarray] | None = _scanned_page(path, sides)
+    elif kind in OPENCV_KINDS:
+        decoded = _by_opencv(path, kind, cv2.IMREAD_ANYCOLOR, sides)
+    else:
+        decoded = None
+    if decoded is None:
+        return load_photo(path), load_photo(path, PALE_LONG_SIDE, pale=True)
+    working, pale = decoded
+    return _grey(working), _darkest_channel(pale)
+
+
+def _grey(pixels: np.ndarray) -> np.ndarray:
+    """OpenCV's colour pixels (BGR) in grey, as Pillow makes grey."""
+    import cv2
+
+    return pixels if pixels.ndim == 2 else cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY)
 
 
 def _darkest_channel(colour: np.ndarray) -> np.ndarray:
@@ -143,16 +164,20 @@ def _darkest_channel(colour: np.ndarray) -> np.ndarray:
 
 
 def _check_size(path: Path, width: int, height: int, limit: int = MAX_PIXELS) -> None:
-    if width * height > limit:
-        raise ImageTooLarge(
-            f"{path}: {width} x {height} pixels ({width * height / 1e6:.0f} MP) is over the "
-            f"{limit // 1_000_000} MP the reader accepts; take or export the photo smaller"
-        )
+    _check_not_too_large(path, width, height, limit)
     if min(width, height) < MIN_SHORT_SIDE or max(width, height) > MAX_ASPECT * min(width, height):
         raise ImageTooSmall(
             f"{path}: {width} x {height} pixels cannot hold a readable sheet (the shorter "
             f"side needs at least {MIN_SHORT_SIDE} pixels, the longer at most "
             f"{MAX_ASPECT:.0f} times the shorter); photograph the whole sheet"
+        )
+
+
+def _check_not_too_large(path: Path, width: int, height: int, limit: int = MAX_PIXELS) -> None:
+    if width * height > limit:
+        raise ImageTooLarge(
+            f"{path}: {width} x {height} pixels ({width * height / 1e6:.0f} MP) is over the "
+            f"{limit // 1_000_000} MP the reader accepts; take or export the photo smaller"
         )
 
 
@@ -249,8 +274,8 @@ def _opened(path: Path, kind: str | None) -> Image.Image:
     photo the reader takes, of a size it reads."""
     from PIL import Image, UnidentifiedImageError
 
-    if kind is not None and kind not in ("a JPEG photo", "a PNG image", "a WebP image"):
-        try:  # a HEIC photo is taken where Pillow has a plugin for it; the rest are refused
+    if kind is not None and kind not in ALWAYS_TAKEN:
+        try:  # HEIC or AVIF is taken where Pillow decodes it; the rest are refused
             with Image.open(path) as probe:
                 opened = probe.format in PHOTO_FORMATS
         except Exception:  # any failure to open it means: not a photo the reader takes
@@ -263,6 +288,11 @@ def _opened(path: Path, kind: str | None) -> Image.Image:
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             image = Image.open(path)
     except UnidentifiedImageError:
+        if kind in ALWAYS_TAKEN:  # its first bytes say what it is, and the rest is not that
+            raise DamagedImage(
+                f"{path}: {kind} that cannot be opened: the file is damaged or cut short; copy "
+                "it again from the phone or scanner"
+            ) from None
         raise _not_a_photo(path, kind) from None
     except Image.DecompressionBombError:
         raise ImageTooLarge(
@@ -284,6 +314,9 @@ def _opened(path: Path, kind: str | None) -> Image.Image:
             raise _not_a_photo(path, kind or f"a {image.format} image")
         jpeg = image.format in ("JPEG", "MPO")
         _check_size(path, *image.size, MAX_JPEG_PIXELS if jpeg else MAX_PIXELS)
+        pages = int(getattr(image, "n_frames", 1))
+        if image.format == "TIFF" and pages > 1:
+            raise _pages_apart(path, "a TIFF", pages)
     except Exception:
         image.close()
         raise
@@ -371,7 +404,8 @@ def _by_opencv(
     (a PNG took 83 MB, a WebP 190; OpenCV 24 and 50). Its Python binding copies what it decodes,
     so a 12 MP colour photo still takes twice its 36 MB, unless halved as it is decoded: then
     the copy is a quarter. Its halving averages each 2 x 2 block as `_averaged_down` does, but
-    drops an odd last row or column, which `_averaged_down` averages in: so only even sides."""
+    drops an odd last row or column, which `_averaged_down` averages in: so only even sides.
+    A TIFF (a scanner's, seldom a 12 MP photo) is decoded whole."""
     import cv2
     import numpy as np
 
@@ -386,11 +420,53 @@ def _by_opencv(
     if image_format == "PNG" and data[-len(_PNG_END) :].tobytes() != _PNG_END:
         return None
     scales = [_scale(width, height, side) for side in long_sides]
-    halved = 2 if min(scales) >= 2 and width % 2 == 0 and height % 2 == 0 else 1
+    even = width % 2 == 0 and height % 2 == 0
+    # (OpenCV halves a TIFF without turning it by its orientation: decoded whole.)
+    halved = 2 if min(scales) >= 2 and even and image_format in ("PNG", "WEBP") else 1
     pixels = cv2.imdecode(data, flag | (cv2.IMREAD_REDUCED_GRAYSCALE_2 if halved == 2 else 0))
     if pixels is None:
         return None
     return [_averaged_down(pixels, scale // halved) for scale in scales]
+
+
+def _pages_apart(path: Path, what: str, pages: int) -> NotAnImage:
+    return NotAnImage(
+        f"{path}: {what} of {pages} pages; the reader reads one sheet a file: save each page "
+        "of the scan as a file of its own"
+    )
+
+
+def _scanned_page(path: Path, long_sides: tuple[int, ...]) -> list[np.ndarray]:
+    """The page of a one-page PDF scan (a phone's scanning app saves one) drawn in colour
+    (BGR) at `PDF_LONG_SIDE` pixels on its long side, as the page shows it (turned as it says),
+    and averaged down for each of `long_sides` as `load_photo` averages. A PDF that cannot be
+    opened, holds other than one page, or holds no picture (the printed sheet itself, not a
+    scan of it) is refused."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
+
+    try:
+        document = pdfium.PdfDocument(path)
+    except pdfium.PdfiumError as error:
+        raise DamagedImage(
+            f"{path}: cannot open the PDF ({error}): it is damaged, cut short or locked with a "
+            "password; save the scan again, or as a JPEG or PNG"
+        ) from None
+    try:
+        if len(document) != 1:
+            raise _pages_apart(path, "a PDF", len(document))
+        page = document[0]
+        pictures = list(page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE]))
+        if not pictures:
+            raise _not_a_photo(path, PDF)
+        for picture in pictures:  # drawing the page decodes each whole
+            _check_not_too_large(path, *picture.get_px_size())
+        width, height = page.get_size()
+        colour = page.render(scale=PDF_LONG_SIDE / max(width, height)).to_numpy()
+    finally:
+        document.close()
+    rows, columns = colour.shape[:2]
+    return [_averaged_down(colour, _scale(columns, rows, side)) for side in long_sides]
 
 
 def _averaged_down(pixels: np.ndarray, scale: int) -> np.ndarray:
