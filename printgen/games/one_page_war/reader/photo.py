@@ -449,8 +449,8 @@ def _scanned_page(path: Path, long_sides: tuple[int, ...]) -> list[np.ndarray]:
         document = pdfium.PdfDocument(path)
     except pdfium.PdfiumError as error:
         raise DamagedImage(
-            f"{path}: cannot open the PDF ({error}): it is damaged, cut short or locked with a "
-            "password; save the scan again, or as a JPEG or PNG"
+            f"{path}: cannot open the PDF ({str(error).rstrip('.')}): it is damaged, cut short "
+            "or locked with a password; save the scan again, or as a JPEG or PNG"
         ) from None
     try:
         if len(document) != 1:
