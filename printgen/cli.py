@@ -43,7 +43,7 @@ from printgen.render.units import Paper
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 # glibc's mallopt parameters, and what reading photos sets them to (see _keep_freed_memory).
-M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, M_ARENA_MAX = -1, -3, -8
 PHOTO_MMAP_THRESHOLD = PHOTO_TRIM_THRESHOLD = 64 << 20
 
 
@@ -53,7 +53,11 @@ def _keep_freed_memory() -> None:
     reading one photo makes hundreds of arrays of megabytes, and its page faults went from
     20,000 to 11,400 with this, about 35 ms of a 12 MP photo (bench/bench_build.py), for a few
     MB more peak memory. For the command line only: it reads and exits, where `printgen
-    serve` lives on and should give memory back. Elsewhere than glibc, nothing changes."""
+    serve` lives on and should give memory back. Elsewhere than glibc, nothing changes.
+
+    Kept so, the memory is kept by the heap that freed it, and a thread has a heap of its own:
+    the thread that decodes the photo (reader/start.py) kept what decoding took, and a 12 MP
+    WebP peaked at 188 MB (a PNG at 144). So one heap serves every thread: 126 and 130 MB."""
     if not sys.platform.startswith("linux"):
         return
     import ctypes
@@ -64,6 +68,7 @@ def _keep_freed_memory() -> None:
         return
     mallopt(M_MMAP_THRESHOLD, PHOTO_MMAP_THRESHOLD)
     mallopt(M_TRIM_THRESHOLD, PHOTO_TRIM_THRESHOLD)
+    mallopt(M_ARENA_MAX, 1)
 
 
 IMAGE_SUFFIXES = frozenset(

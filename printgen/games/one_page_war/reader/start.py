@@ -8,8 +8,6 @@ rest (bench/bench_build.py)."""
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,27 +22,10 @@ if TYPE_CHECKING:
     from printgen.materials import PhotoOptions
 
 
-# glibc's mallopt parameter for how many heaps its threads may have (malloc.h).
-_M_ARENA_MAX = -8
-
-
-@functools.cache
-def _one_heap() -> None:
-    """Have glibc's malloc keep one heap for every thread. By default a thread gets a heap of
-    its own, and the head start's thread kept most of what decoding a 12 MP WebP took to
-    itself: `printgen score photo.webp` peaked at 188 MB, 126 MB with one heap (a PNG's 144
-    and 130, a JPEG's the same). Elsewhere (not glibc) nothing is done."""
-    import ctypes
-
-    with contextlib.suppress(AttributeError, OSError):  # no mallopt: not glibc
-        ctypes.CDLL(None).mallopt(_M_ARENA_MAX, 1)
-
-
 class HeadStart:
     """A photo being loaded, and its markers searched for, on a thread of its own."""
 
     def __init__(self, path: Path) -> None:
-        _one_heap()
         self._done: tuple[np.ndarray, np.ndarray, Markers] | None = None
         self._error: Exception | None = None
         self._thread = threading.Thread(
