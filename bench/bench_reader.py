@@ -44,7 +44,8 @@ calibration):
 - `crumpled`: as `real`, each sheet crumpled and smoothed out again: bumps of 2 to 6 mm, one to
   six sharp creases, lit from diffuse to low from one side (`photo_corpus.crumpled`);
 - `scans`: as `real`, each sheet scanned flat instead of photographed: 150 to 600 dpi, grey or
-  colour, JPEG or PNG, the scanner's white under or over the paper's
+  colour, JPEG or PNG (now and then a TIFF, or the JPEG in a one-page PDF, as scanning apps
+  save), the scanner's white under or over the paper's
   (`photo_corpus.random_scanner`); `--size` does not apply.
 
 `--digits FILE` writes the real sets with any other handwritten digits instead of the measure
@@ -208,8 +209,7 @@ def make_corpus(
     photos = []
     for seed in range(first, first + count):
         scanner = photo_corpus.random_scanner(seed) if which == "scans" else None
-        lossless = scanner is not None and scanner.jpeg_quality is None
-        path = out / f"sheet-{seed}.{'png' if lossless else 'jpg'}"
+        path = out / f"sheet-{seed}.{scanner.suffix if scanner else 'jpg'}"
         photos.append(path)
         if path.exists() and path.with_suffix(".json").exists():
             continue
@@ -305,7 +305,7 @@ def read_corpus(folder: Path, model: Path | None = None, names: list[str] | None
     peak_mb = files_mb = 0.0
     read_ok: list[tuple[Path, dict[str, str], dict[str, object]]] = []
     photos = [folder / n for n in names] if names else folder.glob("sheet-*")
-    for path in sorted(p for p in photos if p.suffix in (".jpg", ".png")):
+    for path in sorted(p for p in photos if p.suffix in (".jpg", ".png", ".tif", ".pdf")):
         truth = json.loads(path.with_suffix(".json").read_text())
         _restart_peak()
         start = time.perf_counter()

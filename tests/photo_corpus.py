@@ -23,7 +23,7 @@ import json
 import math
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
@@ -163,6 +163,14 @@ class Scanner:
     noise: float = 1.5
     jpeg_quality: int | None = 85  # None: PNG
     seed: int = 0
+    # Saved in another file as a scanning app or a flatbed saves it: "pdf" (the JPEG in a PDF
+    # of one page), "tif" (lossless, in place of the PNG); "": JPEG, or PNG.
+    container: str = ""
+
+    @property
+    def suffix(self) -> str:
+        """The scan's file suffix, which `save_photo` saves by."""
+        return self.container or ("jpg" if self.jpeg_quality is not None else "png")
 
     def scans(self, sheet: np.ndarray) -> np.ndarray:
         """The scan (RGB uint8) of the sheet (RGB at SHEET_PX_PER_MM), on a glass of 216 x 297 mm
@@ -195,7 +203,7 @@ def random_scanner(seed: int) -> Scanner:
     brightness (the paper comes out light grey) to well under it (the paper clipped to white,
     as a scanning app's "document" filter does), some in grey, some saved as PNG."""
     rng = np.random.default_rng([seed, 61])
-    return Scanner(
+    scanner = Scanner(
         dpi=float(rng.choice([150, 200, 300, 300, 600])),
         white=float(rng.uniform(0.9, 1.1)),
         skew_deg=float(rng.normal(0, 1.0)),
@@ -205,6 +213,10 @@ def random_scanner(seed: int) -> Scanner:
         jpeg_quality=int(rng.integers(70, 96)) if rng.random() < 0.7 else None,
         seed=seed,
     )
+    # Drawn last, so that each seed's scan holds the pixels it held before files were chosen.
+    if rng.random() < 0.3:
+        scanner = replace(scanner, container="pdf" if scanner.jpeg_quality else "tif")
+    return scanner
 
 
 Key = Cell  # kind, arena, side, index
@@ -224,8 +236,6 @@ def truth_from_names(names: Mapping[str, str]) -> dict[Key, str]:
 def written_winner(sheet: Sheet, truth: Mapping[Key, str]) -> str | None:
     """Who wins the sheet as it was written (`truth`), on a reading of it as the referee parsed
     it (for its players, mode and arenas). None: a draw in a duel."""
-    from dataclasses import replace
-
     from printgen.games.one_page_war.referee import judge_arena, leader_of
 
     winners = []
@@ -577,8 +587,9 @@ def _streak(length: float) -> np.ndarray:
 
 
 def save_photo(photo: np.ndarray, path: Path, shot: Shot) -> None:
-    """Save as JPEG (or PNG by suffix); with an EXIF orientation, the pixels are stored turned
-    so that only a reader honouring EXIF sees the sheet upright."""
+    """Save as JPEG (or PNG, TIFF, or a JPEG in a one-page PDF, by suffix); with an EXIF
+    orientation, the pixels are stored turned so that only a reader honouring EXIF sees the
+    sheet upright (a PDF has none: its page is as stored)."""
     from PIL import Image
 
     image = Image.fromarray(photo)
@@ -594,6 +605,10 @@ def save_photo(photo: np.ndarray, path: Path, shot: Shot) -> None:
     buffer = io.BytesIO()
     if path.suffix.lower() == ".png":
         stored.save(buffer, "PNG", exif=exif)
+    elif path.suffix.lower() == ".tif":
+        stored.save(buffer, "TIFF", compression="tiff_lzw", exif=exif)
+    elif path.suffix.lower() == ".pdf":
+        stored.save(buffer, "PDF", quality=shot.jpeg_quality, resolution=300)
     else:
         stored.save(buffer, "JPEG", quality=shot.jpeg_quality, exif=exif)
     path.write_bytes(buffer.getvalue())

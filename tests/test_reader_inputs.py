@@ -425,11 +425,19 @@ def test_a_webp_png_or_tiff_reads_as_pillow_reads_it(
 
 
 @pytest.mark.parametrize(
-    ("name", "mode"),
-    [("p.jpg", "RGB"), ("p.webp", "RGB"), ("p.png", "RGB"), ("p.png", "I;16"), ("p.png", "RGBA")],
+    ("name", "mode", "orientation"),
+    [
+        ("p.jpg", "RGB", 6),
+        ("p.webp", "RGB", 6),
+        ("p.png", "RGB", 6),
+        ("p.png", "I;16", 6),
+        ("p.png", "RGBA", 6),
+        ("p.tif", "RGB", 1),  # halved as it is decoded
+        ("p.tif", "RGB", 6),  # decoded whole: OpenCV would halve it unturned
+    ],
 )
 def test_a_photo_and_its_darkest_channel_load_together_as_pillow_loads_them(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, mode: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, mode: str, orientation: int
 ) -> None:
     # A PNG or WebP is decoded once for both (its decoding is most of its reading time), by
     # OpenCV, averaged down as it is decoded where it can be.
@@ -438,13 +446,14 @@ def test_a_photo_and_its_darkest_channel_load_together_as_pillow_loads_them(
     from printgen.games.one_page_war.reader import photo
     from printgen.games.one_page_war.reader.photo import PALE_LONG_SIDE, load_photo_and_pale
 
-    path = _resaved(tmp_path / name, mode, 6)
+    path = _resaved(tmp_path / name, mode, orientation)
     # Averaged down by 2 (halved as decoded where the sides are even) and not at all.
+    exif = Image.Exif()
+    exif[0x0112] = orientation
     for size in ((2520, 3600), (2521, 3601), (700, 1000)):
         with Image.open(path) as image:
             image.load()
-            exif = image.getexif().tobytes()
-        image.resize(size, Image.Resampling.NEAREST).save(path, exif=exif)
+        image.resize(size, Image.Resampling.NEAREST).save(path, exif=exif.tobytes())
         grey, pale = load_photo_and_pale(path)
         with monkeypatch.context() as pillow_only:
             pillow_only.setattr(photo, "_by_opencv", lambda *_: None)
