@@ -21,6 +21,7 @@ from printgen.files import (
     check_output_folder,
     check_regular_file,
     input_name,
+    read_input,
     write_atomic,
 )
 from printgen.games import all_games, all_materials, game_named
@@ -475,10 +476,36 @@ def _expand(paths: tuple[Path, ...]) -> list[Path]:
                 listed = sorted(path.iterdir())
             except OSError as error:
                 raise InputError(f"{path}: cannot list the folder ({error.strerror})") from None
-            files += [p for p in listed if p.suffix.lower() in SHEET_SUFFIXES | IMAGE_SUFFIXES]
+            keys = _answer_keys(listed)
+            files += [
+                p
+                for p in listed
+                if p.suffix.lower() in SHEET_SUFFIXES | IMAGE_SUFFIXES and p not in keys
+            ]
         else:
             files.append(path)
     return files
+
+
+def _answer_keys(listed: list[Path]) -> set[Path]:
+    """The answer keys among a folder's files: `printgen one-page-war answer-key` writes one
+    beside its photo, under the photo's name, a cell's reading for each of its cells and no
+    `game` as a typed-in sheet has. Scored as sheets, they had stopped a folder of photos with
+    "batches of photos take photos only"."""
+    import json
+
+    photos = {p.stem for p in listed if p.suffix.lower() in IMAGE_SUFFIXES}
+    keys = set()
+    for path in listed:
+        if path.suffix.lower() != ".json" or path.stem not in photos:
+            continue
+        try:
+            data = json.loads(read_input(path))
+        except (InputError, ValueError):
+            continue  # no answer key: scored as a sheet, which says what is wrong with it
+        if isinstance(data, dict) and "game" not in data:
+            keys.add(path)
+    return keys
 
 
 def _check_annotate(annotate: Path, files: list[Path]) -> None:

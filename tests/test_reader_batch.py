@@ -500,3 +500,27 @@ def test_a_team_packs_size_is_read_from_its_ids(paper: Paper) -> None:
     # A named print run's ids say nothing of its size: the sheets given decide.
     assert pack_size(_pack_id(3, 1, paper, batch="club"), "standard") is None
     assert pack_size("D-1234-0001", "standard") is None
+
+
+def test_a_folder_of_photos_with_their_answer_keys_is_scored_as_photos(
+    pack: list[tuple[Path, dict, str]], tmp_path: Path, runner: CliRunner
+) -> None:
+    # `printgen one-page-war answer-key` writes IMG.json beside IMG.jpg: no typed-in sheet, so
+    # the folder is still a batch of photos (it was refused as photos mixed with sheets).
+    folder = tmp_path / "night"
+    folder.mkdir()
+    for path, truth, _ in pack:
+        shutil.copy(path, folder / path.name)
+        key = folder / path.with_suffix(".json").name
+        key.write_text(json.dumps(photo_corpus.truth_names(truth)))
+    result = runner.invoke(cli, ["score", "--json", str(folder)])
+    assert result.exit_code in (0, 3), result.output
+    assert {Path(r["file"]).name for r in json.loads(result.stdout)["sheets"]} == {
+        path.name for path, _, _ in pack
+    }
+    # A typed-in sheet named as a photo is a sheet still: photos and sheets do not mix.
+    duel = TEAM_EXAMPLE.with_name("duel.toml").read_text("utf-8")
+    (folder / f"{pack[0][0].stem}.json").write_text(json.dumps(tomllib.loads(duel)))
+    result = runner.invoke(cli, ["score", str(folder)])
+    assert result.exit_code == 1
+    assert "take photos only" in result.stderr
