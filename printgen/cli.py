@@ -72,8 +72,10 @@ def _keep_freed_memory() -> None:
     mallopt(M_ARENA_MAX, 1)
 
 
+# A folder's photos and scans, by name (a JPEG saved from a browser on Windows is a .jfif).
 IMAGE_SUFFIXES = frozenset(
-    {".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif", ".avif", ".tif", ".tiff", ".pdf"}
+    {".jpg", ".jpeg", ".jpe", ".jfif", ".png", ".webp", ".heic", ".heif", ".avif", ".tif"}
+    | {".tiff", ".pdf"}
 )
 SHEET_SUFFIXES = frozenset({".toml", ".json"})
 

@@ -524,3 +524,18 @@ def test_a_folder_of_photos_with_their_answer_keys_is_scored_as_photos(
     result = runner.invoke(cli, ["score", str(folder)])
     assert result.exit_code == 1
     assert "take photos only" in result.stderr
+
+
+def test_a_folder_s_photos_are_found_by_every_name_a_jpeg_goes_by(
+    pack: list[tuple[Path, dict, str]], tmp_path: Path, runner: CliRunner
+) -> None:
+    # A browser on Windows saves a JPEG as .jfif; a camera may write .JPG.
+    folder = tmp_path / "saved"
+    folder.mkdir()
+    names = ["from-the-web.jfif", "IMG_0001.JPE"]
+    for (path, _, _), name in zip(pack, names, strict=True):
+        shutil.copy(path, folder / name)
+    result = runner.invoke(cli, ["score", "--json", str(folder)])
+    assert result.exit_code in (0, 3), result.output
+    read = [Path(r["file"]).name for r in json.loads(result.stdout)["sheets"]]
+    assert sorted(read) == sorted(names)
