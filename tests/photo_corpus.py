@@ -201,7 +201,7 @@ class Scanner:
 def random_scanner(seed: int) -> Scanner:
     """A scanner as players have them: 150 to 600 dpi, its white anywhere from over the paper's
     brightness (the paper comes out light grey) to well under it (the paper clipped to white,
-    as a scanning app's "document" filter does), some in grey, some saved as PNG."""
+    as a scanning app's "document" filter does), some in grey, some saved as PNG, TIFF or PDF."""
     rng = np.random.default_rng([seed, 61])
     scanner = Scanner(
         dpi=float(rng.choice([150, 200, 300, 300, 600])),
