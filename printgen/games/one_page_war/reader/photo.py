@@ -435,8 +435,8 @@ def _by_opencv(
 
 def _pages_apart(path: Path, what: str, pages: int) -> NotAnImage:
     return NotAnImage(
-        f"{path}: {what} of {pages} pages; the reader reads one sheet a file: save each page "
-        "of the scan as a file of its own"
+        f"{path}: {what} of {pages} pages; the reader reads one sheet a file: scan each sheet "
+        "on its own, or save each page as a file of its own"
     )
 
 
