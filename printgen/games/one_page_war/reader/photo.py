@@ -1,6 +1,7 @@
-"""Loading a photo: JPEG, PNG or WebP (HEIC too where Pillow has a plugin for it), turned by its
-EXIF orientation, to a greyscale array, with clear errors for files that are no photo, are cut
-short, or are too large, too small or too narrow to hold a readable sheet."""
+"""Loading a photo: JPEG, PNG or WebP, or a scan as a one-page PDF or a TIFF (HEIC and AVIF too
+where Pillow decodes them), turned by its EXIF orientation, to a greyscale array, with clear
+errors for files that are no photo, are cut short, or are too large, too small or too narrow to
+hold a readable sheet."""
 
 from __future__ import annotations
 
@@ -127,9 +128,9 @@ def load_photo(path: Path, long_side: int = WORKING_LONG_SIDE, pale: bool = Fals
 
 def load_photo_and_pale(path: Path) -> tuple[np.ndarray, np.ndarray]:
     """`load_photo(path)` and `load_photo(path, PALE_LONG_SIDE, pale=True)`: the photo, and its
-    darkest colour channel at half the size. A PNG or WebP is decoded once for both: decoding a
-    12 MP PNG is 0.2 to 0.3 s, most of its reading; a JPEG's second decoding, at a reduced DCT
-    scale, 12 ms."""
+    darkest colour channel at half the size. A PNG, WebP or TIFF is decoded once for both, and a
+    PDF's page drawn once: decoding a 12 MP PNG is 0.2 to 0.3 s, most of its reading; a JPEG's
+    second decoding, at a reduced DCT scale, 12 ms."""
     import cv2
 
     kind, sides = file_kind(path), (WORKING_LONG_SIDE, PALE_LONG_SIDE)
@@ -396,7 +397,7 @@ _PNG_END = b"\0\0\0\0IEND\xaeB`\x82"
 def _by_opencv(
     path: Path, kind: str, flag: int, long_sides: tuple[int, ...]
 ) -> list[np.ndarray] | None:
-    """A PNG's or WebP's pixels decoded once by OpenCV (`flag`: cv2.IMREAD_GRAYSCALE or
+    """A PNG's, WebP's or TIFF's pixels decoded once by OpenCV (`flag`: cv2.IMREAD_GRAYSCALE or
     IMREAD_ANYCOLOR), turned by its EXIF orientation, a 16-bit PNG's as each value's upper byte,
     and averaged down for each of `long_sides` as `load_photo` averages. None where Pillow must
     decode it (transparency to lay on white), or when OpenCV cannot: Pillow then says what is
