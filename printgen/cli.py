@@ -8,7 +8,7 @@ import os
 import sys
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from click.shell_completion import CompletionItem
@@ -36,6 +36,9 @@ from printgen.materials import (
 )
 from printgen.paths import OUTPUT_DIR
 from printgen.render.units import Paper
+
+if TYPE_CHECKING:  # the reader loads only when photos are scored
+    from printgen.games.one_page_war.reader.photo import ScanPage
 
 # OpenBLAS starts a thread per core when numpy is imported, and they spin: a photo read took a
 # third more CPU and 0.06 s more wall time for them. Nothing printgen runs wants them (the
@@ -441,12 +444,13 @@ def score(
             f"no .toml, .json, .jpg, .png, .webp, .pdf or .tif files in "
             f"{', '.join(map(str, paths))}"
         )
-    if annotate is not None:
-        _check_annotate(annotate, files)
     photos = [f for f in files if _is_photo(f)]
+    sheets = _sheets_in(photos)
+    if annotate is not None:
+        _check_annotate(annotate, files, len(sheets))
     if photos:
         _keep_freed_memory()
-    if team_file is not None or teams is not None or as_csv or len(photos) > 1:
+    if team_file is not None or teams is not None or as_csv or len(sheets) > 1:
         if len(photos) != len(files):
             fail(
                 "--team, --teams, --csv and batches of photos take photos only; score "
@@ -454,7 +458,7 @@ def score(
             )
         from printgen.games.one_page_war.reader.batch_cli import score_photos
 
-        sys.exit(score_photos(photos, partial, players, team_file, teams, as_json, as_csv))
+        sys.exit(score_photos(sheets, partial, players, team_file, teams, as_json, as_csv))
     names = _player_names(players) if players is not None else None
     outcomes: list[tuple[Path, ScoreReport | PrintgenError]] = []
     for path in files:
@@ -510,9 +514,20 @@ def _answer_keys(listed: list[Path]) -> set[Path]:
     return keys
 
 
-def _check_annotate(annotate: Path, files: list[Path]) -> None:
+def _sheets_in(photos: list[Path]) -> list[Path | ScanPage]:
+    """The photos to read: each page of a scan of several (a team pack scanned in one go)."""
+    if not photos:
+        return []
+    from printgen.games.one_page_war.reader.photo import sheets_in
+
+    return [sheet for photo in photos for sheet in sheets_in(photo)]
+
+
+def _check_annotate(annotate: Path, files: list[Path], sheets: int) -> None:
     if len(files) > 1:
         fail(f"--annotate draws one photo, but {len(files)} files were given")
+    if sheets > 1:
+        fail(f"--annotate draws one photo, but {files[0]} holds {sheets} pages")
     if not _is_photo(files[0]):
         fail(f"--annotate applies to photos only; {files[0]} is a typed-in sheet")
     try:

@@ -104,6 +104,8 @@ class PhotoOptions:
     partial: bool = False
     # The players' names, near edge first (`--players`); None: placeholders.
     players: tuple[str, ...] | None = None
+    # Which page of a scan of several pages (from 1); None: a photo, or a scan of one page.
+    page: int | None = None
 
 
 PhotoReader = Callable[[Path, PhotoOptions], ScoreReport]

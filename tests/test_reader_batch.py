@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from PIL import Image
 
 from printgen.cli import cli
 from printgen.errors import PrintgenError
@@ -32,6 +33,7 @@ from printgen.games.one_page_war.reader.batch import (
     team_result,
 )
 from printgen.games.one_page_war.reader.errors import (
+    RETAKE,
     PlayerNamesError,
     SeatingError,
     TeamSheetsError,
@@ -100,19 +102,7 @@ def test_a_team_pack_from_photos_agrees_with_the_typed_in_referee(
     assert [s["sheet_id"] for s in data["sheets"]] == [sheet_id for _, _, sheet_id in pack]
     assert [s["players"] for s in data["sheets"]] == [["Ann", "Ben"], ["Cid", "Dee"]]
     typed = score(_typed_in(pack, [("Ann", "Ben"), ("Cid", "Dee")]), "typed", ScoreOptions())
-    # Every square read is what was written, or flagged for a person to check.
-    for sheet, (_, truth, _) in zip(data["team_game"]["sheets"], pack, strict=True):
-        unsure = {
-            (c["arena"], c["player"], c["index"])
-            for s in data["sheets"]
-            if s["players"] == sheet["players"]
-            for c in s["unsure"]
-        }
-        for arena, table in sheet["arenas"].items():
-            for side, player in zip(("first", "second"), sheet["players"], strict=True):
-                for i, value in enumerate(table[player]):
-                    expected = truth[("square", arena, side, i)]
-                    assert str(value) == expected or (arena, player, i) in unsure
+    _read_as_written(data, pack)
     if data["provisional"]:
         assert result.exit_code == 3
     else:
@@ -133,6 +123,95 @@ def test_a_team_pack_from_photos_agrees_with_the_typed_in_referee(
     assert score(checked, "checked", ScoreOptions()).to_json() == typed.to_json()
     text = runner.invoke(cli, ["score", "--teams", "Ann,Cid vs Ben,Dee", *photos]).stdout
     assert "Sheet 1" in text and "Sheet 2" in text and "Team result:" in text
+
+
+def _read_as_written(data: dict[str, Any], pack: list[tuple[Path, dict, str]]) -> None:
+    """Every square of the team game read (`printgen score --json --teams`) is what was written,
+    or flagged for a person to check."""
+    for sheet, (_, truth, _) in zip(data["team_game"]["sheets"], pack, strict=True):
+        unsure = {
+            (c["arena"], c["player"], c["index"])
+            for s in data["sheets"]
+            if s["players"] == sheet["players"]
+            for c in s["unsure"]
+        }
+        for arena, table in sheet["arenas"].items():
+            for side, player in zip(("first", "second"), sheet["players"], strict=True):
+                for i, value in enumerate(table[player]):
+                    expected = truth[("square", arena, side, i)]
+                    assert str(value) == expected or (arena, player, i) in unsure
+
+
+def _back_of_a_sheet() -> Image.Image:
+    """A sheet's blank back as a scanner sees it: paper, the front's print showing through
+    faintly and mirrored, a few specks, and the scanner's shadow along an edge."""
+    front = photo_corpus.blank_sheet(Paper.A4, "team").image[:, ::-1].mean(axis=2)
+    back = 240 - (255 - front) * 0.12 + np.random.default_rng(3).normal(0, 2, front.shape)
+    back[500:503, 900:903] = 40
+    back[:, :12] = 60
+    return Image.fromarray(np.clip(back, 0, 255).astype(np.uint8)).resize((1240, 1754))
+
+
+@pytest.mark.parametrize("suffix", [".pdf", ".tif"])
+def test_a_team_pack_scanned_into_one_file_is_read_page_by_page(
+    pack: list[tuple[Path, dict, str]], tmp_path: Path, runner: CliRunner, suffix: str
+) -> None:
+    """A scanning app or a flatbed saves every page scanned in one go in one PDF or TIFF; a
+    blank back (scanned on both sides) is passed over, not refused."""
+    first, second = (Image.open(p).convert("RGB") for p, _, _ in pack)
+    scan = tmp_path / f"pack{suffix}"
+    first.save(scan, save_all=True, append_images=[_back_of_a_sheet(), second], resolution=150)
+    result = runner.invoke(cli, ["score", "--json", "--teams", "Ann,Cid vs Ben,Dee", str(scan)])
+    data = json.loads(result.stdout)
+    assert [s["sheet_id"] for s in data["sheets"]] == [sheet_id for _, _, sheet_id in pack]
+    assert [s["file"] for s in data["sheets"]] == [f"{scan} (page 1)", f"{scan} (page 3)"]
+    _read_as_written(data, pack)
+    assert result.exit_code == (3 if data["provisional"] else 0)
+    assert f"passed over: {scan} (page 2): a blank page" in result.stderr
+    refused = runner.invoke(cli, ["score", "--annotate", str(tmp_path / "a.png"), str(scan)])
+    assert refused.exit_code == 1
+    assert f"--annotate draws one photo, but {scan} holds 3 pages" in refused.stderr
+
+
+def test_a_page_of_a_scan_that_holds_no_sheet_is_refused_by_its_page(
+    pack: list[tuple[Path, dict, str]], tmp_path: Path, runner: CliRunner
+) -> None:
+    from pypdf import PdfReader, PdfWriter
+    from reportlab.pdfgen.canvas import Canvas
+
+    scan = tmp_path / "night.pdf"
+    Image.open(pack[0][0]).save(scan, save_all=True, append_images=[
+        # Something else scanned by mistake: a page of the rulebook's art, say.
+        Image.fromarray(np.random.default_rng(5).integers(0, 255, (1754, 1240), np.uint8)),
+        _back_of_a_sheet(),
+    ], resolution=150)  # fmt: skip
+    notes = Canvas(str(tmp_path / "notes.pdf"))  # a page of typed notes: no picture on it
+    notes.drawString(100, 700, "Table 4")
+    notes.save()
+    both = PdfWriter()
+    for part in (scan, tmp_path / "notes.pdf"):
+        for page in PdfReader(part).pages:
+            both.add_page(page)
+    both.write(scan)
+    result = runner.invoke(cli, ["score", str(scan)])
+    assert result.exit_code == 1
+    refused = [line for line in result.stderr.splitlines() if line.startswith("refused: ")]
+    assert refused == [
+        f"refused: {scan} (page 2): no One Page War sheet found (none of its four corner "
+        "markers and no QR code); " + RETAKE,
+        f"refused: {scan} (page 4): no scanned picture on this page (a page of text, or the "
+        "printed sheet's own PDF?); scan the filled-in sheet",
+    ]
+    assert f"passed over: {scan} (page 3): a blank page" in result.stderr
+    assert f"{scan} (page 1)  {pack[0][2]}" in result.stdout
+
+
+def test_a_scan_whose_every_page_is_blank_is_refused(tmp_path: Path, runner: CliRunner) -> None:
+    scan = tmp_path / "backs.pdf"
+    _back_of_a_sheet().save(scan, save_all=True, append_images=[_back_of_a_sheet()])
+    result = runner.invoke(cli, ["score", str(scan)])
+    assert result.exit_code == 1
+    assert "error: every page is blank: no sheet to read" in result.stderr
 
 
 def test_a_team_file_seats_the_pairs_by_sheet_id(

@@ -24,7 +24,13 @@ from printgen.games.one_page_war.reader.errors import (
     NoSheet,
     NotAnImage,
 )
-from printgen.games.one_page_war.reader.photo import file_kind, load_photo
+from printgen.games.one_page_war.reader.photo import (
+    ScanPage,
+    file_kind,
+    load_photo,
+    load_photo_and_pale,
+    sheets_in,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import photo_corpus  # noqa: E402
@@ -173,8 +179,12 @@ def test_a_pdf_that_is_no_one_page_scan_is_refused(tmp_path: Path, runner: CliRu
     printed = Canvas(str(tmp_path / "printed.pdf"))  # the sheet as printed: no picture in it
     printed.drawString(100, 700, "One Page War")
     printed.save()
+    # One sheet asked for (the web page's single photo; `printgen score` reads each page).
+    with pytest.raises(NotAnImage, match="a PDF of 2 pages, where one sheet is read"):
+        load_photo(tmp_path / "two.pdf")
+    with pytest.raises(NotAnImage, match="no page 3: the file holds 2"):
+        load_photo(tmp_path / "two.pdf", page=3)
     for name, error, said in [
-        ("two.pdf", NotAnImage, "a PDF of 2 pages; the reader reads one sheet a file"),
         ("locked.pdf", DamagedImage, "locked with a password"),
         ("printed.pdf", NotAnImage, "a PDF document with no scanned page in it"),
     ]:
@@ -194,13 +204,28 @@ def test_a_16_bit_tiff_reads_as_its_8_bit_greys_turned_once(
     assert np.abs(sixteen.astype(int) - eight).max() <= 1
 
 
-def test_a_tiff_of_several_pages_is_refused(tmp_path: Path, runner: CliRunner) -> None:
+def test_each_page_of_a_tiff_of_several_loads_as_its_own_picture(tmp_path: Path) -> None:
     from PIL import Image
 
     path = tmp_path / "scans.tif"
-    with Image.open(_jpeg(tmp_path / "p.jpg")) as image:
-        image.save(path, save_all=True, append_images=[image])
-    _one_line_error(runner, path, "a TIFF of 2 pages")
+    with (
+        Image.open(_jpeg(tmp_path / "p.jpg")) as first,
+        Image.open(_jpeg(tmp_path / "q.jpg", orientation=2)) as second,
+    ):
+        first.save(path, save_all=True, append_images=[second])
+    assert sheets_in(path) == [ScanPage(path, 1), ScanPage(path, 2)]
+    assert str(ScanPage(path, 2)) == f"{path} (page 2)"
+    with pytest.raises(NotAnImage, match="a TIFF of 2 pages, where one sheet is read"):
+        load_photo(path)
+    for page, alone in [(1, tmp_path / "p.jpg"), (2, tmp_path / "q.jpg")]:
+        # The q.jpg's orientation lives in its EXIF, which the TIFF page does not carry.
+        expected = np.asarray(Image.open(alone).convert("L"))
+        assert np.abs(load_photo(path, 2000, page=page).astype(int) - expected).max() <= 1
+        grey, pale = load_photo_and_pale(path, page)
+        assert np.array_equal(grey, load_photo(path, page=page))
+        assert pale.shape == grey.shape
+    with pytest.raises(NotAnImage, match="no page 3: the file holds 2"):
+        load_photo(path, page=3)
 
 
 def test_an_avif_photo_reads_where_pillow_decodes_it(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from PIL import Image
 from web_helpers import (
     DUEL,
     EXAMPLES,
@@ -36,6 +37,7 @@ from web_helpers import (
 )
 
 from printgen.cli import cli
+from printgen.games.one_page_war.reader.errors import BlankPage
 from printgen.web import create_app
 
 ALL_EXAMPLES = sorted(EXAMPLES.glob("*/*.toml"))
@@ -717,6 +719,47 @@ def test_a_scan_as_pdf_or_tiff_goes_to_the_reader_as_it_is(
     page = scored(client, post_photo(client, data, name))
     assert text_of(page.text, "winner") == "First"
     assert reader.seen == [given]
+
+
+def scan_of(pages: int) -> bytes:
+    """A scanning app's PDF of `pages` pages, each holding a picture."""
+    buffer = io.BytesIO()
+    pictures = [Image.new("RGB", (600, 850), (200, 200, 200)) for _ in range(pages)]
+    pictures[0].save(buffer, "PDF", save_all=True, append_images=pictures[1:])
+    return buffer.getvalue()
+
+
+def test_each_page_of_a_scan_of_several_is_a_result_of_its_own(
+    reader: FakeReader, uploads: Path
+) -> None:
+    """A team pack scanned in one go; the blank back of its first sheet is passed over."""
+    pages: list[int | None] = []
+
+    def reading(path: Path, options: Any) -> Any:
+        pages.append(options.page)
+        if options.page == 2:
+            raise BlankPage(f"{path} (page 2): a blank page (the back of a sheet?)")
+        return FakeReader.__call__(reader, path, options)
+
+    test_client = create_app(photo_reader=reading, upload_root=uploads).test_client()
+    page = scored(test_client, post_photo(test_client, scan_of(3), "pack.pdf")).text
+    assert pages == [1, 2, 3]
+    assert "2 sheets read" in page
+    links = re.findall(r'href="(/results/[^"/]+)">Result (\d)', page)
+    assert len(links) == 2
+    shown = [test_client.get(link).text for link, _ in links]
+    assert "pack.pdf (page 1)" in shown[0] and "pack.pdf (page 3)" in shown[1]
+    assert list(uploads.iterdir()) == []
+
+
+def test_a_scan_of_more_pages_than_sheets_read_at_once_is_refused(
+    client: FlaskClient, reader: FakeReader
+) -> None:
+    response = post_photo(client, scan_of(13), "night.pdf")
+    assert response.status_code == 413
+    said = "night.pdf would make more than 12 sheets read at once (it holds 13 pages)"
+    assert said in error_of(response.text)
+    assert reader.seen == []
 
 
 def test_a_webp_photo_is_accepted(client: FlaskClient, reader: FakeReader) -> None:

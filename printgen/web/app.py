@@ -28,6 +28,8 @@ from werkzeug.utils import secure_filename
 from werkzeug.wrappers import Response
 
 from printgen.errors import InputError, PrintgenError, quote
+from printgen.games.one_page_war.reader.errors import BlankPage
+from printgen.games.one_page_war.reader.photo import ScanPage, sheets_in, source_name
 from printgen.materials import PhotoOptions, ScoreReport
 from printgen.paths import ROOT
 from printgen.scoring import read_photo
@@ -262,19 +264,22 @@ def _routes(app: Flask, settings: Settings, public: Callable[[str], str]) -> Non
         # annotated picture for the crops beside its unsure cells.
         read: list[Kept[Entry]] = []
         refused: list[tuple[str, Refused]] = []
+        sheets = 0
         for upload in uploads:
-            try:
-                read.append(results.add(_read_photo(settings, upload, names, public)))
-            except Refused as refusal:
-                refused.append((_photo_name(upload), refusal))
-        if len(uploads) == 1:
+            for name, outcome in _read_upload(settings, upload, names, public, MAX_PHOTOS - sheets):
+                sheets += 1
+                if isinstance(outcome, Refused):
+                    refused.append((name, outcome))
+                else:
+                    read.append(results.add(outcome))
+        if sheets == 1:
             if refused:
                 return form_again(refused[0][1].message, refused[0][1].status)
             return _see(read[0])
         if not read:
             return form_again("\n".join(r.message for _, r in refused), refused[0][1].status)
         batch = Entry(
-            source=f"{len(uploads)} photos",
+            source=f"{sheets} photos" if sheets == len(uploads) else f"{sheets} sheets",
             made=time.time(),
             sheet=None,
             result=None,
@@ -381,39 +386,90 @@ def _typed_sheet(form: Mapping[str, str], upload: FileStorage | None) -> tuple[s
 # --- photos ---------------------------------------------------------------------------------
 
 
-def _read_photo(
-    settings: Settings, upload: FileStorage, names: tuple[str, str], public: Callable[[str], str]
-) -> Entry:
-    """One uploaded photo read and scored; Refused when it cannot be read."""
+def _read_upload(
+    settings: Settings,
+    upload: FileStorage,
+    names: tuple[str, str],
+    public: Callable[[str], str],
+    room: int,
+) -> list[tuple[str, Entry | Refused]]:
+    """An uploaded photo read and scored, or each page of a scan of several (blank pages passed
+    over), at most `room` of them: each named as messages name it, with its Entry, or Refused
+    when it cannot be read."""
     shown_as = _photo_name(upload)
     # The photo in a folder of its own, so that no name it comes with can clash with ours.
     folder = settings.upload_root / secrets.token_urlsafe(18)
     folder.mkdir()
     try:
-        staged = folder / "upload"
-        upload.save(staged)
-        size = staged.stat().st_size
-        if size > MAX_PHOTO_BYTES:
+        photo_path = _staged(folder, upload, shown_as)
+        pages = sheets_in(photo_path)
+        if len(pages) > room:
+            holds = f" (it holds {len(pages)} pages)" if len(pages) > 1 else ""
             raise Refused(
                 413,
-                f"{shown_as} is {size / 2**20:.0f} MB, over the {MAX_PHOTO_BYTES // 2**20} MB a "
-                "photo may be; take it at the phone's normal size",
+                f"{shown_as} would make more than {MAX_PHOTOS} sheets read at once{holds}; "
+                "send it again on its own",
             )
-        inbox = folder / "photo"
-        inbox.mkdir()
-        # The reader is told the photo's own name, so its messages quote what the player sent.
-        photo_path = prepare(staged, shown_as, inbox / Path(shown_as).stem)
-        annotated = folder / "annotated.png"
-        try:
-            with settings.photo_slots:
-                report = settings.read_photo(
-                    photo_path, PhotoOptions(annotate=annotated, partial=True)
-                )
-        except PrintgenError as error:
-            raise Refused(UNPROCESSABLE, public(str(error).replace(f"{inbox}/", ""))) from None
-        photo = photo_sheet(report, shown_as, annotated)
+        outcomes: list[tuple[str, Entry | Refused]] = []
+        for page in pages:
+            number = page.page if isinstance(page, ScanPage) else None
+            name = source_name(Path(shown_as), number)
+            try:
+                entry = _read_photo(settings, photo_path, number, name, names, public)
+            except BlankPage:
+                continue
+            except Refused as refusal:
+                outcomes.append((name, refusal))
+                continue
+            outcomes.append((name, entry))
+        if not outcomes:
+            raise Refused(UNPROCESSABLE, f"{shown_as}: every page is blank; scan the sheets")
+        return outcomes
+    except Refused as refusal:
+        return [(shown_as, refusal)]
     finally:
         shutil.rmtree(folder, ignore_errors=True)  # the photo goes as soon as it is read
+
+
+def _staged(folder: Path, upload: FileStorage, shown_as: str) -> Path:
+    """The upload saved in `folder` as a file the reader reads; Refused when it is no photo."""
+    staged = folder / "upload"
+    upload.save(staged)
+    size = staged.stat().st_size
+    if size > MAX_PHOTO_BYTES:
+        raise Refused(
+            413,
+            f"{shown_as} is {size / 2**20:.0f} MB, over the {MAX_PHOTO_BYTES // 2**20} MB a "
+            "photo may be; take it at the phone's normal size",
+        )
+    inbox = folder / "photo"
+    inbox.mkdir()
+    # The reader is told the photo's own name, so its messages quote what the player sent.
+    return prepare(staged, shown_as, inbox / Path(shown_as).stem)
+
+
+def _read_photo(
+    settings: Settings,
+    photo_path: Path,
+    page: int | None,
+    shown_as: str,
+    names: tuple[str, str],
+    public: Callable[[str], str],
+) -> Entry:
+    """A staged photo (or a page of a scan) read and scored; Refused when it cannot be read,
+    BlankPage when it is a blank page of a scan."""
+    annotated = photo_path.parent.parent / f"annotated-{page or 1}.png"
+    try:
+        with settings.photo_slots:
+            report = settings.read_photo(
+                photo_path, PhotoOptions(annotate=annotated, partial=True, page=page)
+            )
+    except BlankPage:
+        raise
+    except PrintgenError as error:
+        shown = str(error).replace(f"{photo_path.parent}/", "")
+        raise Refused(UNPROCESSABLE, public(shown)) from None
+    photo = photo_sheet(report, shown_as, annotated)
     corrections = first_corrections(photo, names)
     if corrections.problems:
         corrections = first_corrections(photo, ("", ""))

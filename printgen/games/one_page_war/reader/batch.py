@@ -2,9 +2,10 @@
 summary, for a referee at a table or a tournament.
 
 API (the CLI and the web app call these):
-    read_photos(paths, options, progress=None, workers=None) -> tuple[PhotoResult, ...]
-        Reads every photo, on all cores (a process pool) when there are several; one photo that
-        cannot be read is a result with its reason, never the end of the batch.
+    read_photos(photos, options, progress=None, workers=None) -> tuple[PhotoResult, ...]
+        Reads every photo (or page of a scan, `photo.sheets_in`), on all cores (a process pool)
+        when there are several; one photo that cannot be read is a result with its reason,
+        never the end of the batch.
     player_names(text, where) -> tuple[str, ...]          "Ann,Ben" (`--players`), checked
     Seating.from_text("Ann,Cid vs Ben,Dee") / Seating.from_mapping(document, source)
         Who played: two teams, and optionally which sheet id each pair sat at.
@@ -45,6 +46,7 @@ from printgen.games.one_page_war.reader.errors import (
     SeatingError,
     TeamSheetsError,
 )
+from printgen.games.one_page_war.reader.photo import ScanPage
 from printgen.games.one_page_war.reader.report import (
     EXIT_PROVISIONAL,
     PhotoReport,
@@ -58,8 +60,10 @@ from printgen.materials import PhotoOptions, ScoreOptions, ScoreReport
 EXIT_FINAL = 0
 EXIT_REFUSED = 1
 
+# A photo, or one page of a scan of several.
+Photo = Path | ScanPage
 # (photos read so far, photos in all, the photo just read)
-BatchProgress = Callable[[int, int, Path], None]
+BatchProgress = Callable[[int, int, Photo], None]
 
 MAX_NAME = 40
 
@@ -68,9 +72,10 @@ MAX_NAME = 40
 class PhotoResult:
     """One photo of a batch: its report, or why it was refused."""
 
-    path: Path
+    path: Photo
     report: PhotoReport | None
     error: str | None = None
+    blank: bool = False  # a blank page of a scan (`errors.BlankPage`), passed over
 
     @property
     def exit_code(self) -> int:
@@ -84,12 +89,17 @@ def _one_reader_per_core() -> None:
     digits.read_on_one_thread()
 
 
-def _read_one(path: Path, options: PhotoOptions) -> PhotoResult:
+def _read_one(path: Photo, options: PhotoOptions) -> PhotoResult:
     """Read one photo; whatever goes wrong becomes its result (runs in a worker process)."""
     from printgen.games.one_page_war.reader import read_photo
+    from printgen.games.one_page_war.reader.errors import BlankPage
 
     try:
+        if isinstance(path, ScanPage):
+            return PhotoResult(path, read_photo(path.path, replace(options, page=path.page)))
         return PhotoResult(path, read_photo(path, options))
+    except BlankPage as error:
+        return PhotoResult(path, None, str(error), blank=True)
     except PrintgenError as error:
         return PhotoResult(path, None, str(error))
     except MemoryError:
@@ -111,7 +121,7 @@ def cores() -> int:
 
 
 def read_photos(
-    paths: Sequence[Path],
+    paths: Sequence[Photo],
     options: PhotoOptions,
     progress: BatchProgress | None = None,
     workers: int | None = None,

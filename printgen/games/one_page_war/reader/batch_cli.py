@@ -14,6 +14,7 @@ import click
 from printgen.errors import PrintgenError
 from printgen.games.one_page_war.reader.batch import (
     EXIT_REFUSED,
+    Photo,
     PhotoResult,
     PrintRun,
     Seating,
@@ -25,7 +26,7 @@ from printgen.materials import PhotoOptions
 
 
 def score_photos(
-    photos: list[Path],
+    photos: list[Photo],
     partial: bool,
     players: str | None,
     team_file: Path | None,
@@ -45,14 +46,20 @@ def score_photos(
             "error: --players is for single sheets; a team file names a team's players", err=True
         )
         return EXIT_REFUSED
-    missing = [p for p in photos if not p.is_file()]
+    missing = [p for p in photos if isinstance(p, Path) and not p.is_file()]
     if missing:
         click.echo(f"error: {missing[0]}: no such file", err=True)
         return EXIT_REFUSED
-    results = _read_with_progress(photos, PhotoOptions(partial=partial, players=names))
-    for result in results:
-        if result.error is not None:
+    read = _read_with_progress(photos, PhotoOptions(partial=partial, players=names))
+    results = tuple(r for r in read if not r.blank)
+    for result in read:
+        if result.blank:
+            click.echo(f"passed over: {result.error}", err=True)
+        elif result.error is not None:
             click.echo(f"refused: {result.error}", err=True)
+    if not results:
+        click.echo("error: every page is blank: no sheet to read", err=True)
+        return EXIT_REFUSED
     if seating is not None:
         return _team(results, seating, partial, as_json)
     run = PrintRun(results)
@@ -77,13 +84,13 @@ def _seating(team_file: Path | None, teams: str | None) -> Seating | None:
     return None
 
 
-def _read_with_progress(photos: list[Path], options: PhotoOptions) -> tuple[PhotoResult, ...]:
+def _read_with_progress(photos: list[Photo], options: PhotoOptions) -> tuple[PhotoResult, ...]:
     if len(photos) == 1:
         return read_photos(photos, options)
     with click.progressbar(length=len(photos), label="Reading photos", file=sys.stderr) as bar:
         done = 0
 
-        def progress(now: int, total: int, path: Path) -> None:
+        def progress(now: int, total: int, path: Photo) -> None:
             nonlocal done
             bar.update(now - done)
             done = now

@@ -32,6 +32,11 @@ class NoSheet(PhotoError):
     """No marker and no QR code of a sheet in the photo."""
 
 
+class BlankPage(NoSheet):
+    """A page of a scan of several holds nothing printed or written: the back of a sheet,
+    scanned on both sides. A batch passes it over."""
+
+
 class MarkerMissing(PhotoError):
     """Some of the four corner markers were not found (covered, cut off, in glare)."""
 

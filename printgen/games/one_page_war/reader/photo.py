@@ -1,11 +1,12 @@
-"""Loading a photo: JPEG, PNG or WebP, or a scan as a one-page PDF or a TIFF (HEIC and AVIF too
-where Pillow decodes them), turned by its EXIF orientation, to a greyscale array, with clear
-errors for files that are no photo, are cut short, or are too large, too small or too narrow to
-hold a readable sheet."""
+"""Loading a photo: JPEG, PNG or WebP, or a scan as a PDF or a TIFF (HEIC and AVIF too where
+Pillow decodes them), turned by its EXIF orientation, to a greyscale array, with clear errors for
+files that are no photo, are cut short, or are too large, too small or too narrow to hold a
+readable sheet. A scan of several pages is read a page at a time (`sheets_in`, `ScanPage`)."""
 
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -68,6 +69,53 @@ _SIGNATURES: tuple[tuple[bytes, int, str], ...] = (
 )
 
 
+@dataclass(frozen=True)
+class ScanPage:
+    """One page of a scan of several pages (a PDF or TIFF: a team pack or a night's sheets
+    scanned in one go), read as a photo of its own."""
+
+    path: Path
+    page: int  # counted from 1, as a PDF viewer counts
+
+    def __str__(self) -> str:
+        return source_name(self.path, self.page)
+
+
+def source_name(path: Path, page: int | None) -> str:
+    """How messages name a photo, or a page of a scan."""
+    return str(path) if page is None else f"{path} (page {page})"
+
+
+def sheets_in(path: Path) -> list[Path | ScanPage]:
+    """What a file holds to read: each page of a PDF or TIFF of several pages, else the file
+    itself (a photo, a one-page scan, or a file that will not open: reading it says why)."""
+    pages = _page_count(path, file_kind(path))
+    return [path] if pages <= 1 else [ScanPage(path, n) for n in range(1, pages + 1)]
+
+
+def _page_count(path: Path, kind: str | None) -> int:
+    if kind == PDF:
+        import pypdfium2 as pdfium
+
+        try:
+            document = pdfium.PdfDocument(path)
+        except pdfium.PdfiumError:
+            return 1
+        try:
+            return len(document)
+        finally:
+            document.close()
+    if kind == "a TIFF image":
+        from PIL import Image
+
+        try:
+            with Image.open(path) as image:
+                return int(getattr(image, "n_frames", 1))
+        except Exception:  # any failure to open it: reading it names what is wrong
+            return 1
+    return 1
+
+
 def file_kind(path: Path) -> str | None:
     """What the file's first bytes say it is ("a PDF document", "a JPEG photo"...), or None for
     anything else (a typed-in sheet, say). Unreadable files are None: their reader says why."""
@@ -103,18 +151,23 @@ def _not_a_photo(path: Path, kind: str | None) -> NotAnImage:
     )
 
 
-def load_photo(path: Path, long_side: int = WORKING_LONG_SIDE, pale: bool = False) -> np.ndarray:
+def load_photo(
+    path: Path, long_side: int = WORKING_LONG_SIDE, pale: bool = False, page: int | None = None
+) -> np.ndarray:
     """The photo as a uint8 greyscale array, upright as its EXIF orientation says. With `pale`,
     each pixel's darkest colour channel instead, at the same size: a pale ink shows there (a
-    yellow pen is a fifth as dark as black in grey and four fifths as dark in blue)."""
+    yellow pen is a fifth as dark as black in grey and four fifths as dark in blue). `page`: which
+    page of a PDF or TIFF scan (from 1); None takes a file of one page only."""
     kind = file_kind(path)
     if kind == "a JPEG photo":
         plain = _plain_jpeg(path, long_side, pale)
         if plain is not None:
             return plain
     elif kind == PDF:
-        (page,) = _scanned_page(path, (long_side,))
-        return _darkest_channel(page) if pale else _grey(page)
+        (drawn,) = _scanned_page(path, (long_side,), page)
+        return _darkest_channel(drawn) if pale else _grey(drawn)
+    elif page is not None:
+        pass  # a TIFF's page: only Pillow picks one out
     elif kind in OPENCV_KINDS:
         import cv2
 
@@ -123,25 +176,25 @@ def load_photo(path: Path, long_side: int = WORKING_LONG_SIDE, pale: bool = Fals
         decoded = _by_opencv(path, kind, flag, (long_side,))
         if decoded is not None:
             return _darkest_channel(decoded[0]) if pale else decoded[0]
-    return _decoded_by_pillow(path, kind, long_side, pale)
+    return _decoded_by_pillow(path, kind, long_side, pale, page)
 
 
-def load_photo_and_pale(path: Path) -> tuple[np.ndarray, np.ndarray]:
-    """`load_photo(path)` and `load_photo(path, PALE_LONG_SIDE, pale=True)`: the photo, and its
-    darkest colour channel at half the size. A PNG, WebP or TIFF is decoded once for both, and a
-    PDF's page drawn once: decoding a 12 MP PNG is 0.2 to 0.3 s, most of its reading; a JPEG's
-    second decoding, at a reduced DCT scale, 12 ms."""
+def load_photo_and_pale(path: Path, page: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """`load_photo(path, page=page)` and `load_photo(path, PALE_LONG_SIDE, True, page)`: the
+    photo, and its darkest colour channel at half the size. A PNG, WebP or TIFF is decoded once
+    for both, and a PDF's page drawn once: decoding a 12 MP PNG is 0.2 to 0.3 s, most of its
+    reading; a JPEG's second decoding, at a reduced DCT scale, 12 ms."""
     import cv2
 
     kind, sides = file_kind(path), (WORKING_LONG_SIDE, PALE_LONG_SIDE)
     if kind == PDF:
-        decoded: list[np.ndarray] | None = _scanned_page(path, sides)
-    elif kind in OPENCV_KINDS:
+        decoded: list[np.ndarray] | None = _scanned_page(path, sides, page)
+    elif kind in OPENCV_KINDS and page is None:
         decoded = _by_opencv(path, kind, cv2.IMREAD_ANYCOLOR, sides)
     else:
         decoded = None
     if decoded is None:
-        return load_photo(path), load_photo(path, PALE_LONG_SIDE, pale=True)
+        return load_photo(path, page=page), load_photo(path, PALE_LONG_SIDE, True, page)
     working, pale = decoded
     return _grey(working), _darkest_channel(pale)
 
@@ -164,7 +217,7 @@ def _darkest_channel(colour: np.ndarray) -> np.ndarray:
     return np.minimum(darkest, colour[..., 2], out=darkest)
 
 
-def _check_size(path: Path, width: int, height: int, limit: int = MAX_PIXELS) -> None:
+def _check_size(path: Path | str, width: int, height: int, limit: int = MAX_PIXELS) -> None:
     _check_not_too_large(path, width, height, limit)
     if min(width, height) < MIN_SHORT_SIDE or max(width, height) > MAX_ASPECT * min(width, height):
         raise ImageTooSmall(
@@ -174,7 +227,9 @@ def _check_size(path: Path, width: int, height: int, limit: int = MAX_PIXELS) ->
         )
 
 
-def _check_not_too_large(path: Path, width: int, height: int, limit: int = MAX_PIXELS) -> None:
+def _check_not_too_large(
+    path: Path | str, width: int, height: int, limit: int = MAX_PIXELS
+) -> None:
     if width * height > limit:
         raise ImageTooLarge(
             f"{path}: {width} x {height} pixels ({width * height / 1e6:.0f} MP) is over the "
@@ -270,9 +325,10 @@ def _plain_jpeg(path: Path, long_side: int, pale: bool = False) -> np.ndarray | 
     return grey
 
 
-def _opened(path: Path, kind: str | None) -> Image.Image:
-    """The image opened by Pillow (its header read, no pixels decoded), refused unless it is a
-    photo the reader takes, of a size it reads."""
+def _opened(path: Path, kind: str | None, page: int | None = None) -> Image.Image:
+    """The image opened by Pillow (its header read, no pixels decoded), at `page` of a TIFF of
+    several (None: one page only), refused unless it is a photo the reader takes, of a size it
+    reads."""
     from PIL import Image, UnidentifiedImageError
 
     if kind is not None and kind not in ALWAYS_TAKEN:
@@ -313,11 +369,15 @@ def _opened(path: Path, kind: str | None) -> Image.Image:
     try:
         if image.format not in PHOTO_FORMATS:
             raise _not_a_photo(path, kind or f"a {image.format} image")
-        jpeg = image.format in ("JPEG", "MPO")
-        _check_size(path, *image.size, MAX_JPEG_PIXELS if jpeg else MAX_PIXELS)
         pages = int(getattr(image, "n_frames", 1))
-        if image.format == "TIFF" and pages > 1:
+        if image.format == "TIFF" and pages > 1 and page is None:
             raise _pages_apart(path, "a TIFF", pages)
+        if page is not None:
+            _check_page(path, page, pages if image.format == "TIFF" else 1)
+            image.seek(page - 1)
+        jpeg = image.format in ("JPEG", "MPO")
+        name = source_name(path, page)
+        _check_size(name, *image.size, MAX_JPEG_PIXELS if jpeg else MAX_PIXELS)
     except Exception:
         image.close()
         raise
@@ -325,12 +385,12 @@ def _opened(path: Path, kind: str | None) -> Image.Image:
 
 
 def _decoded_by_pillow(
-    path: Path, kind: str | None, long_side: int, pale: bool = False
+    path: Path, kind: str | None, long_side: int, pale: bool = False, page: int | None = None
 ) -> np.ndarray:
     import numpy as np
     from PIL import ImageOps
 
-    with _opened(path, kind) as image:
+    with _opened(path, kind, page) as image:
         width, height = image.size
         if image.format in ("JPEG", "MPO"):
             scale = _scale(width, height, long_side)
@@ -350,8 +410,8 @@ def _decoded_by_pillow(
             grey = grey.reduce(_scale(*grey.size, long_side))
         except (OSError, SyntaxError, ValueError) as error:
             raise DamagedImage(
-                f"{path}: the image file is damaged or cut short ({error}); copy the photo "
-                "again from the phone"
+                f"{source_name(path, page)}: the image file is damaged or cut short ({error}); "
+                "copy the photo again from the phone"
             ) from None
     return _darkest_channel(np.asarray(grey, dtype=np.uint8)).copy()
 
@@ -435,18 +495,26 @@ def _by_opencv(
 
 
 def _pages_apart(path: Path, what: str, pages: int) -> NotAnImage:
+    # Only where one photo is read (the web page reads each page; `printgen score` too).
     return NotAnImage(
-        f"{path}: {what} of {pages} pages; the reader reads one sheet a file: scan each sheet "
-        "on its own, or save each page as a file of its own"
+        f"{path}: {what} of {pages} pages, where one sheet is read: give it to "
+        "`printgen score`, which reads each page, or save each page as a file of its own"
     )
 
 
-def _scanned_page(path: Path, long_sides: tuple[int, ...]) -> list[np.ndarray]:
-    """The page of a one-page PDF scan (a phone's scanning app saves one) drawn in colour
-    (BGR) at `PDF_LONG_SIDE` pixels on its long side, as the page shows it (turned as it says),
-    and averaged down for each of `long_sides` as `load_photo` averages. A PDF that cannot be
-    opened, holds other than one page, or holds no picture (the printed sheet itself, not a
-    scan of it) is refused."""
+def _check_page(path: Path, page: int, pages: int) -> None:
+    if not 1 <= page <= pages:
+        raise NotAnImage(f"{path}: no page {page}: the file holds {pages}")
+
+
+def _scanned_page(
+    path: Path, long_sides: tuple[int, ...], page: int | None = None
+) -> list[np.ndarray]:
+    """A page of a PDF scan (a phone's scanning app saves one; `page` from 1, None: a PDF of
+    one page only) drawn in colour (BGR) at `PDF_LONG_SIDE` pixels on its long side, as the page
+    shows it (turned as it says), and averaged down for each of `long_sides` as `load_photo`
+    averages. A PDF that cannot be opened, or a page that holds no picture (the printed sheet
+    itself, not a scan of it), is refused."""
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
 
@@ -458,16 +526,23 @@ def _scanned_page(path: Path, long_sides: tuple[int, ...]) -> list[np.ndarray]:
             "or locked with a password; save the scan again, or as a JPEG or PNG"
         ) from None
     try:
-        if len(document) != 1:
+        if page is None and len(document) != 1:
             raise _pages_apart(path, "a PDF", len(document))
-        page = document[0]
-        pictures = list(page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE]))
-        if not pictures:
+        if page is not None:
+            _check_page(path, page, len(document))
+        drawn = document[(page or 1) - 1]
+        pictures = list(drawn.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE]))
+        if not pictures and page is None:
             raise _not_a_photo(path, PDF)
+        if not pictures:
+            raise NotAnImage(
+                f"{source_name(path, page)}: no scanned picture on this page (a page of text, "
+                "or the printed sheet's own PDF?); scan the filled-in sheet"
+            )
         for picture in pictures:  # drawing the page decodes each whole
-            _check_not_too_large(path, *picture.get_px_size())
-        width, height = page.get_size()
-        colour = page.render(scale=PDF_LONG_SIDE / max(width, height)).to_numpy()
+            _check_not_too_large(source_name(path, page), *picture.get_px_size())
+        width, height = drawn.get_size()
+        colour = drawn.render(scale=PDF_LONG_SIDE / max(width, height)).to_numpy()
     finally:
         document.close()
     rows, columns = colour.shape[:2]

@@ -18,7 +18,7 @@ from printgen.games.one_page_war.reader import digits, grid
 from printgen.games.one_page_war.reader.blur import SOFT_WHY, readable_blur_mm, too_soft
 from printgen.games.one_page_war.reader.cells import Ink, SheetReading, median_glyph_mm, read_sheet
 from printgen.games.one_page_war.reader.crosscheck import cross_check
-from printgen.games.one_page_war.reader.errors import RETAKE, PoorPhoto
+from printgen.games.one_page_war.reader.errors import RETAKE, BlankPage, PoorPhoto
 from printgen.games.one_page_war.reader.locate import (
     PX_PER_MM,
     Located,
@@ -27,7 +27,7 @@ from printgen.games.one_page_war.reader.locate import (
     rectify,
 )
 from printgen.games.one_page_war.reader.markers import Markers, find_markers
-from printgen.games.one_page_war.reader.photo import load_photo_and_pale
+from printgen.games.one_page_war.reader.photo import load_photo_and_pale, source_name
 from printgen.games.one_page_war.reader.report import (
     PhotoReport,
     annotate,
@@ -66,17 +66,22 @@ def prepare() -> None:
     import printgen.tomldoc  # noqa: F401
 
 
-def read(path: Path, started: HeadStart | None = None) -> Read:
-    """Load, locate, rectify and read a photo (`started`: its loading and marker search begun
-    already); raise a PhotoError when it cannot be read."""
+def read(path: Path, started: HeadStart | None = None, page: int | None = None) -> Read:
+    """Load, locate, rectify and read a photo, or `page` of a scan (`started`: its loading and
+    marker search begun already); raise a PhotoError when it cannot be read."""
     timings: dict[str, float] = {}
     start = time.perf_counter()
     if started is None:
-        grey, pale, markers = *load_photo_and_pale(path), None
+        grey, pale, markers = *load_photo_and_pale(path, page), None
     else:
         grey, pale, markers = started.result()
     timings["load"] = time.perf_counter() - start
-    grey, located = locate_photo(grey, str(path), markers)
+    source = source_name(path, page)
+    # Before locating: the front's print showing through a blank back, mirrored, was found as
+    # a sheet (the reader turns a mirrored photo back) with every square empty.
+    if page is not None and _blank(grey):
+        raise BlankPage(f"{source}: a blank page (the back of a sheet?)")
+    grey, located = locate_photo(grey, source, markers)
     timings["locate"] = time.perf_counter() - start
     rectified = rectify(grey, located)
     scanned = _scanned(located, grey.shape)
@@ -86,10 +91,27 @@ def read(path: Path, started: HeadStart | None = None) -> Read:
     layout = load_layout(located.tag.layout, located.tag.version)
     rules_mode = Mode(located.tag.mode)
     sheet = read_cells(rectified, pale, located)
-    _refuse_soft(sheet, located, str(path))
+    _refuse_soft(sheet, located, source)
     reading = cross_check(sheet, layout, rules_mode)
     timings["read"] = time.perf_counter() - start
     return Read(located, rectified, reading, timings, scanned)
+
+
+# A page is blank when under this share of it, away from its edges (where a scanner draws the
+# paper's shadow), is much darker than its paper: a sheet's printed grid alone covers some 3 %.
+BLANK_INK_SHARE = 0.0005
+BLANK_EDGE = 0.04
+
+
+def _blank(grey: np.ndarray) -> bool:
+    """Nothing printed or written on the page: only paper, specks and what shows through."""
+    rows, columns = grey.shape
+    inside = grey[
+        int(rows * BLANK_EDGE) : -int(rows * BLANK_EDGE) or None,
+        int(columns * BLANK_EDGE) : -int(columns * BLANK_EDGE) or None,
+    ]
+    paper = float(np.median(inside))
+    return float(np.mean(inside < 0.6 * paper)) < BLANK_INK_SHARE
 
 
 MIRRORED_ADVICE = (
@@ -126,19 +148,20 @@ def _unmirrored(grey: np.ndarray, markers: Markers | None) -> tuple[np.ndarray, 
 
 def read_photo(path: Path, options: PhotoOptions, started: HeadStart | None = None) -> PhotoReport:
     """A photo's reading and score (`started`: its loading and marker search begun already)."""
-    result = read(path, started)
+    result = read(path, started, options.page)
+    source = source_name(path, options.page)
     located, reading = result.located, result.reading
     layout = load_layout(located.tag.layout, located.tag.version)
     mode = located.tag.mode
     players = players_for(mode, options.players) if options.players else None
     mapping = sheet_mapping(reading, layout, mode, located.tag, players)
     toml = sheet_toml(reading, layout, mode, located.tag, players)
-    score, problem = _score(mapping, str(path), options, any(r.unsure for r in reading.all))
+    score, problem = _score(mapping, source, options, any(r.unsure for r in reading.all))
     at_stake = _stakes(reading, score, mode)
     if options.annotate is not None:
         annotate(result.rectified, reading, options.annotate)
     return PhotoReport(
-        source=str(path),
+        source=source,
         tag=located.tag,
         reading=reading,
         toml=toml,

@@ -25,17 +25,17 @@ if TYPE_CHECKING:
 class HeadStart:
     """A photo being loaded, and its markers searched for, on a thread of its own."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, page: int | None = None) -> None:
         self._done: tuple[np.ndarray, np.ndarray, Markers] | None = None
         self._error: Exception | None = None
         self._thread = threading.Thread(
-            target=self._run, args=(path,), name=f"load {path.name}", daemon=True
+            target=self._run, args=(path, page), name=f"load {path.name}", daemon=True
         )
         self._thread.start()
 
-    def _run(self, path: Path) -> None:
+    def _run(self, path: Path, page: int | None) -> None:
         try:
-            grey, pale = load_photo_and_pale(path)
+            grey, pale = load_photo_and_pale(path, page)
             self._done = grey, pale, find_markers(grey)
         except Exception as error:  # raised again, where the photo is wanted
             self._error = error
@@ -52,7 +52,7 @@ class HeadStart:
 
 def read_photo(path: Path, options: PhotoOptions) -> PhotoReport:
     """`printgen score photo.jpg`: GAME.read_photo."""
-    started = HeadStart(path)
+    started = HeadStart(path, options.page)
     # Meanwhile, on this core: the rest of the reader, its model and sheets, and the referee.
     from printgen.games.one_page_war.reader import reading
 
