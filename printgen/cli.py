@@ -419,7 +419,8 @@ def score(
     as_csv: bool,
 ) -> None:
     """Score typed-in sheets (TOML or JSON) or photos of sheets (JPEG, PNG, WebP) or scans
-    (a one-page PDF, TIFF); `-` reads a typed-in sheet from standard input.
+    (PDF, TIFF: each page a sheet, blank pages passed over); `-` reads a typed-in sheet from
+    standard input.
 
     The file's `game` key picks the referee. Several files, or a folder, are each scored, with a
     summary line (or an error) per file; several photos alone give a print run's summary, one

@@ -752,6 +752,17 @@ def test_each_page_of_a_scan_of_several_is_a_result_of_its_own(
     assert list(uploads.iterdir()) == []
 
 
+def test_a_scan_whose_every_page_is_blank_is_refused(uploads: Path) -> None:
+    def reading(path: Path, options: Any) -> Any:
+        raise BlankPage(f"{path} (page {options.page}): a blank page (the back of a sheet?)")
+
+    test_client = create_app(photo_reader=reading, upload_root=uploads).test_client()
+    response = post_photo(test_client, scan_of(2), "backs.pdf")
+    assert response.status_code == 422
+    assert "backs.pdf: every page is blank; scan the sheets" in error_of(response.text)
+    assert list(uploads.iterdir()) == []
+
+
 def test_a_scan_of_more_pages_than_sheets_read_at_once_is_refused(
     client: FlaskClient, reader: FakeReader
 ) -> None:

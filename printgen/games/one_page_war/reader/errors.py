@@ -12,8 +12,8 @@ class PhotoError(InputError):
 
 
 class NotAnImage(PhotoError):
-    """The file is no photo or scan the reader takes (JPEG, PNG, WebP; a one-page PDF, TIFF),
-    or no image at all."""
+    """The file is no photo or scan the reader takes (JPEG, PNG, WebP; a PDF or TIFF page
+    holding a picture), or no image at all."""
 
 
 class DamagedImage(PhotoError):
