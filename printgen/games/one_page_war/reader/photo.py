@@ -166,9 +166,7 @@ def load_photo(
     elif kind == PDF:
         (drawn,) = _scanned_page(path, (long_side,), page)
         return _darkest_channel(drawn) if pale else _grey(drawn)
-    elif page is not None:
-        pass  # a TIFF's page: only Pillow picks one out
-    elif kind in OPENCV_KINDS:
+    elif kind in OPENCV_KINDS and page is None:  # a TIFF's page: only Pillow picks one out
         import cv2
 
         # For the darkest channel, a grey image stays grey: three copies would be 36 MB more.
