@@ -7,6 +7,7 @@ import struct
 import sys
 import zlib
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -356,7 +357,7 @@ def test_a_plain_jpeg_reads_as_pillow_reads_it(
 
     path = _jpeg(tmp_path / "p.jpg", mode, orientation, **options)
     by_opencv = photo._plain_jpeg(path, 400)
-    by_pillow = photo._decoded_by_pillow(path, file_kind(path), 400)
+    (by_pillow,) = photo._decoded_by_pillow(path, file_kind(path), ((400, False),))
     assert by_opencv is not None
     assert by_opencv.shape == by_pillow.shape == ((350, 500) if orientation < 5 else (500, 350))
     assert np.array_equal(by_opencv, by_pillow)
@@ -490,6 +491,54 @@ def test_a_photo_and_its_darkest_channel_load_together_as_pillow_loads_them(
                 # Pillow's, whose last block is part of one: the same picture, not the same
                 # pixels.)
                 assert np.abs(got.astype(int) - wanted).max() <= 1
+
+
+@pytest.mark.parametrize("name", ["p.png", "scans.tif"])
+def test_what_only_pillow_decodes_is_decoded_once_for_both(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    # A PNG with transparency, or a page of a TIFF of several: decoding a 12 MP one is most of
+    # its reading, and it was done twice, once for the grey and once for the darkest channel.
+    from PIL import Image
+
+    from printgen.games.one_page_war.reader import photo
+
+    path, page = tmp_path / name, (2 if name.endswith(".tif") else None)
+    with Image.open(_jpeg(tmp_path / "p.jpg")) as image:
+        picture = image.convert("RGBA").resize((4000, 2800))
+    if page is None:
+        picture.putalpha(Image.linear_gradient("L").resize(picture.size))
+        picture.save(path)
+    else:
+        picture.convert("RGB").save(path, save_all=True, append_images=[picture.convert("RGB")])
+    decoded = []
+    real = photo._decoded_by_pillow
+
+    def counted(*args: Any) -> Any:
+        decoded.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(photo, "_decoded_by_pillow", counted)
+    grey, pale = photo.load_photo_and_pale(path, page)
+    assert len(decoded) == 1
+    assert np.array_equal(grey, load_photo(path, page=page))
+    assert np.array_equal(pale, load_photo(path, photo.PALE_LONG_SIDE, True, page))
+    assert grey.shape == (1400, 2000) and pale.shape == (700, 1000)  # averaged by 2 and 4
+
+
+@pytest.mark.parametrize("mode", ["RGBA", "LA"])
+@pytest.mark.parametrize("scale", [2, 3, 4])
+def test_transparency_is_averaged_down_a_band_at_a_time_as_whole(mode: str, scale: int) -> None:
+    from PIL import Image
+
+    from printgen.games.one_page_war.reader import photo
+
+    rng = np.random.default_rng(scale)
+    layers = 4 if mode == "RGBA" else 2
+    image = Image.fromarray(rng.integers(0, 256, (1031, 777, layers), np.uint8), mode)
+    banded = photo._reduced_in_bands(image, scale)
+    assert banded.mode == mode
+    assert np.array_equal(np.asarray(banded), np.asarray(image.reduce(scale)))
 
 
 def test_a_png_cut_short_is_a_damaged_image_and_only_that_is_said(

@@ -174,14 +174,14 @@ def load_photo(
         decoded = _by_opencv(path, kind, flag, (long_side,))
         if decoded is not None:
             return _darkest_channel(decoded[0]) if pale else decoded[0]
-    return _decoded_by_pillow(path, kind, long_side, pale, page)
+    return _decoded_by_pillow(path, kind, ((long_side, pale),), page)[0]
 
 
 def load_photo_and_pale(path: Path, page: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """`load_photo(path, page=page)` and `load_photo(path, PALE_LONG_SIDE, True, page)`: the
-    photo, and its darkest colour channel at half the size. A PNG, WebP or TIFF is decoded once
-    for both, and a PDF's page drawn once: decoding a 12 MP PNG is 0.2 to 0.3 s, most of its
-    reading; a JPEG's second decoding, at a reduced DCT scale, 12 ms."""
+    photo, and its darkest colour channel at half the size. A PNG, WebP, TIFF or AVIF is decoded
+    once for both, and a PDF's page drawn once: decoding a 12 MP PNG is 0.2 to 0.3 s, most of
+    its reading; a JPEG's second decoding, at a reduced DCT scale, 12 ms."""
     import cv2
 
     kind, sides = file_kind(path), (WORKING_LONG_SIDE, PALE_LONG_SIDE)
@@ -191,8 +191,12 @@ def load_photo_and_pale(path: Path, page: int | None = None) -> tuple[np.ndarray
         decoded = _by_opencv(path, kind, cv2.IMREAD_ANYCOLOR, sides)
     else:
         decoded = None
-    if decoded is None:
+    if decoded is None and kind == "a JPEG photo":  # each decoded at its own DCT scale
         return load_photo(path, page=page), load_photo(path, PALE_LONG_SIDE, True, page)
+    if decoded is None:  # transparency, AVIF, a TIFF's page: Pillow's decoding, once
+        wanted = ((WORKING_LONG_SIDE, False), (PALE_LONG_SIDE, True))
+        decoded = _decoded_by_pillow(path, kind, wanted, page)
+        return decoded[0], decoded[1]
     working, pale = decoded
     return _grey(working), _darkest_channel(pale)
 
@@ -383,34 +387,48 @@ def _opened(path: Path, kind: str | None, page: int | None = None) -> Image.Imag
 
 
 def _decoded_by_pillow(
-    path: Path, kind: str | None, long_side: int, pale: bool = False, page: int | None = None
-) -> np.ndarray:
-    import numpy as np
+    path: Path, kind: str | None, wanted: tuple[tuple[int, bool], ...], page: int | None = None
+) -> list[np.ndarray]:
+    """The image decoded by Pillow once, for each `wanted` (long side, pale) as `load_photo`
+    gives it. A JPEG is decoded at a reduced DCT scale where one is wanted."""
     from PIL import ImageOps
 
     with _opened(path, kind, page) as image:
         width, height = image.size
-        if image.format in ("JPEG", "MPO"):
+        if image.format in ("JPEG", "MPO") and len(wanted) == 1:
+            ((long_side, pale),) = wanted
             scale = _scale(width, height, long_side)
             image.draft("RGB" if pale else "L", (-(-width // scale), -(-height // scale)))
         try:
             image.load()
             ImageOps.exif_transpose(image, in_place=True)  # no copy of a 35 MP scan's pixels
-            mode = "RGB" if pale else "L"
             # Pillow's conversion of 16-bit greys to 8 clips them at 255 (a white page).
             eight = _eight_bits(image) if image.mode in SIXTEEN_BITS else image
-            if _has_alpha(eight):
-                grey = _on_white(eight, mode)
-            else:
-                grey = eight if eight.mode == mode else eight.convert(mode)  # no copy of 35 MP
-            # A PNG or WebP has no DCT to decode at a reduced scale: averaged down by the same
-            # factor instead (a 600 dpi scan is 35 MP), so that the rest works on what it needs.
-            grey = grey.reduce(_scale(*grey.size, long_side))
+            return [_converted(eight, long_side, pale) for long_side, pale in wanted]
         except (OSError, SyntaxError, ValueError) as error:
             raise DamagedImage(
                 f"{source_name(path, page)}: the image file is damaged or cut short ({error}); "
                 "copy the photo again from the phone"
             ) from None
+
+
+def _converted(eight: Image.Image, long_side: int, pale: bool) -> np.ndarray:
+    """A decoded 8-bit image in grey (`pale`: its darkest colour channel), on white where it is
+    transparent, averaged down for `long_side`."""
+    import numpy as np
+
+    mode = "RGB" if pale else "L"
+    # A PNG or WebP has no DCT to decode at a reduced scale: averaged down by the same factor
+    # instead (a 600 dpi scan is 35 MP), so that the rest works on what it needs.
+    scale = _scale(*eight.size, long_side)
+    if _has_alpha(eight):
+        # Averaged down first, then laid on white: laid on white whole, a 12 MP photo took
+        # 270 MB by `printgen score`.
+        layered = eight if eight.mode in ("RGBA", "LA") else eight.convert("RGBA")
+        grey = _on_white(_reduced_in_bands(layered, scale), mode)
+    else:
+        grey = eight if eight.mode == mode else eight.convert(mode)  # no copy of 35 MP
+        grey = grey.reduce(scale)
     return _darkest_channel(np.asarray(grey, dtype=np.uint8)).copy()
 
 
@@ -431,6 +449,24 @@ def _eight_bits(image: Image.Image) -> Image.Image:
 
 def _has_alpha(image: Image.Image) -> bool:
     return image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
+
+
+def _reduced_in_bands(image: Image.Image, scale: int) -> Image.Image:
+    """`image.reduce(scale)` of an image with transparency, a band of rows at a time: Pillow
+    averages its colours weighted by their opacity through a copy of the whole image (48 MB of
+    a 12 MP photo), and a band's copy is small. The bands start on the blocks' rows, so the
+    blocks averaged are the same."""
+    from PIL import Image
+
+    if scale == 1:
+        return image
+    width, height = image.size
+    reduced = Image.new(image.mode, (-(-width // scale), -(-height // scale)))
+    rows = scale * 128
+    for top in range(0, height, rows):
+        band = image.crop((0, top, width, min(top + rows, height)))
+        reduced.paste(band.reduce(scale), (0, top // scale))
+    return reduced
 
 
 def _on_white(image: Image.Image, mode: str) -> Image.Image:
