@@ -268,6 +268,8 @@ def test_a_print_run_summary(
     assert sum(pack[0][2] in line for line in lines[1:5]) == 2
     assert "duplicate" in result.stdout and "counted once" in result.stdout
     assert "2 sheet(s) read" in result.stdout and "1 photo(s) refused" in result.stdout
+    said = f"These are sheets of team pack {pack[0][2][:-5]}: score them as one team game"
+    assert said in result.stdout
     data = json.loads(runner.invoke(cli, ["score", "--json", str(folder)]).stdout)
     assert [row["status"] for row in data["sheets"]][2:] == ["duplicate", "refused"]
     assert data["counts"]["duplicate"] == 1 and data["counts"]["refused"] == 1
@@ -618,3 +620,21 @@ def test_a_folder_s_photos_are_found_by_every_name_a_jpeg_goes_by(
     assert result.exit_code in (0, 3), result.output
     read = [Path(r["file"]).name for r in json.loads(result.stdout)["sheets"]]
     assert sorted(read) == sorted(names)
+
+
+def test_only_the_sheets_of_one_team_pack_are_said_to_make_a_team_game() -> None:
+    from types import SimpleNamespace
+
+    from printgen.games.one_page_war.reader.batch_cli import team_pack_hint
+
+    def results(*ids: str) -> tuple[PhotoResult, ...]:
+        return tuple(
+            PhotoResult(Path(f"{i}.jpg"), SimpleNamespace(tag=SimpleNamespace(sheet_id=i)))  # type: ignore[arg-type]
+            for i in ids
+        )
+
+    assert team_pack_hint(results("T-0C1D-0001", "T-0C1D-0002")) is not None
+    assert team_pack_hint(results("T-0C1D-0001")) is None  # one sheet is no game of teams
+    assert team_pack_hint(results("T-0C1D-0001", "T-99AA-0002")) is None  # two packs
+    assert team_pack_hint(results("T-0C1D-0001", "D-0C1D-0002")) is None  # a duel sheet
+    assert team_pack_hint(results("D-1A2B-0001", "D-1A2B-0002")) is None

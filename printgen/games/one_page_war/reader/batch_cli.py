@@ -69,7 +69,25 @@ def score_photos(
         click.echo(json.dumps(run.to_json(), indent=2, ensure_ascii=False))
     else:
         click.echo(run.to_text())
+        hint = team_pack_hint(results)
+        if hint:
+            click.echo(hint)
     return run.exit_code
+
+
+def team_pack_hint(results: tuple[PhotoResult, ...]) -> str | None:
+    """What to say of photos scored as a print run that are sheets of one team pack: that
+    `--teams` scores them as one team game (the web page does so unasked, seating the near
+    sides as one team; on the command line the teams are named)."""
+    ids = {i for r in results if r.report is not None and (i := r.report.tag.sheet_id)}
+    packs = {sheet_id.rsplit("-", 1)[0] for sheet_id in ids}
+    if len(ids) < 2 or len(packs) != 1 or not all(i.startswith("T-") for i in ids):
+        return None
+    return (
+        f"\nThese are sheets of team pack {packs.pop()}: score them as one team game with "
+        '--teams "Ann,Cid vs Ben,Dee" (the near players first, in the order of the sheets) '
+        "or --team team.toml."
+    )
 
 
 def _seating(team_file: Path | None, teams: str | None) -> Seating | None:
