@@ -13,6 +13,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -142,14 +143,31 @@ def _read_as_written(data: dict[str, Any], pack: list[tuple[Path, dict, str]]) -
                     assert str(value) == expected or (arena, player, i) in unsure
 
 
-def _back_of_a_sheet() -> Image.Image:
+def _back_of_a_sheet(showing: float = 0.12) -> Image.Image:
     """A sheet's blank back as a scanner sees it: paper, the front's print showing through
-    faintly and mirrored, a few specks, and the scanner's shadow along an edge."""
+    mirrored at `showing` of its contrast, a few specks, and the scanner's shadow along an
+    edge."""
     front = photo_corpus.blank_sheet(Paper.A4, "team").image[:, ::-1].mean(axis=2)
-    back = 240 - (255 - front) * 0.12 + np.random.default_rng(3).normal(0, 2, front.shape)
+    back = 240 - (255 - front) * showing + np.random.default_rng(3).normal(0, 2, front.shape)
     back[500:503, 900:903] = 40
     back[:, :12] = 60
     return Image.fromarray(np.clip(back, 0, 255).astype(np.uint8)).resize((1240, 1754))
+
+
+@pytest.mark.parametrize(("showing", "blank"), [(0.0, True), (0.12, True), (0.3, False)])
+def test_a_blank_back_is_told_by_how_dark_what_shows_through_it_is(
+    showing: float, blank: bool
+) -> None:
+    """Print showing through faintly is a blank page; more than about a fifth of its contrast
+    is looked at as a photo (and refused), never passed over: a sheet passed over is lost."""
+    from printgen.games.one_page_war.reader.reading import _blank
+
+    back = np.asarray(_back_of_a_sheet(showing).resize((1273, 1800)))
+    assert _blank(back) is blank
+    front = photo_corpus.blank_sheet(Paper.A4, "team").image.mean(axis=2)
+    for toner in (1.0, 0.35):  # a printer short of toner: its black a third as dark
+        printed = (255 - (255 - front) * toner).astype(np.uint8)
+        assert not _blank(cv2.resize(printed, (1273, 1800), interpolation=cv2.INTER_AREA))
 
 
 @pytest.mark.parametrize("suffix", [".pdf", ".tif"])
