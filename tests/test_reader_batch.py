@@ -222,6 +222,12 @@ def test_a_page_of_a_scan_that_holds_no_sheet_is_refused_by_its_page(
     ]
     assert f"passed over: {scan} (page 3): a blank page" in result.stderr
     assert f"{scan} (page 1)  {pack[0][2]}" in result.stdout
+    assert "2 photo(s) refused; 0 duplicate(s) not counted; 1 blank page(s) passed over" in (
+        result.stdout
+    )
+    data = json.loads(runner.invoke(cli, ["score", "--json", str(scan)]).stdout)
+    assert [row["status"] for row in data["sheets"]][1:] == ["refused", "blank", "refused"]
+    assert data["counts"]["blank"] == 1
 
 
 def test_a_scan_whose_every_page_is_blank_is_refused(tmp_path: Path, runner: CliRunner) -> None:

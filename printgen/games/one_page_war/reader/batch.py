@@ -670,7 +670,7 @@ class RunRow:
     players: tuple[str, ...]
     arenas_won: dict[str, int]
     winner: str | None
-    status: str  # final, provisional, refused, duplicate
+    status: str  # final, provisional, refused, duplicate, blank (a blank page, passed over)
     note: str  # the result in words, why it was refused, or whose duplicate it is
 
     def to_json(self) -> dict[str, Any]:
@@ -698,6 +698,11 @@ class PrintRun:
         first_of: dict[str, PhotoResult] = {}
         for result in self.results:
             report = result.report
+            if result.blank:
+                rows.append(
+                    RunRow(str(result.path), None, None, (), {}, None, "blank", result.error or "")
+                )
+                continue
             if report is None:
                 rows.append(
                     RunRow(
@@ -747,7 +752,7 @@ class PrintRun:
         return tuple(rows)
 
     def counts(self) -> dict[str, int]:
-        counts = dict.fromkeys(("final", "provisional", "refused", "duplicate"), 0)
+        counts = dict.fromkeys(("final", "provisional", "refused", "duplicate", "blank"), 0)
         for row in self.rows:
             counts[row.status] += 1
         return counts
@@ -768,7 +773,7 @@ class PrintRun:
             table.append(
                 (
                     r.file,
-                    r.sheet_id or ("-" if r.status == "refused" else "(unread)"),
+                    r.sheet_id or ("-" if r.status in ("refused", "blank") else "(unread)"),
                     " vs ".join(_shown(p) for p in r.players) or "-",
                     "-".join(str(r.arenas_won[p]) for p in r.players) if r.arenas_won else "-",
                     _shown(r.winner) if r.winner else "-",
@@ -791,7 +796,8 @@ class PrintRun:
             "",
             f"{sheets} sheet(s) read: {counts['final']} final, {counts['provisional']} "
             f"provisional; {counts['refused']} photo(s) refused; {counts['duplicate']} "
-            "duplicate(s) not counted",
+            "duplicate(s) not counted"
+            + (f"; {counts['blank']} blank page(s) passed over" if counts["blank"] else ""),
         ]
         if notes:
             lines += ["", *notes]

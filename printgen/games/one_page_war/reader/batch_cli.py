@@ -62,7 +62,7 @@ def score_photos(
         return EXIT_REFUSED
     if seating is not None:
         return _team(results, seating, partial, as_json)
-    run = PrintRun(results)
+    run = PrintRun(read)  # its blank pages listed as such
     if as_csv:
         click.echo(run.to_csv(), nl=False)
     elif as_json:
