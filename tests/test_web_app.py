@@ -745,6 +745,7 @@ def test_each_page_of_a_scan_of_several_is_a_result_of_its_own(
     page = scored(test_client, post_photo(test_client, scan_of(3), "pack.pdf")).text
     assert pages == [1, 2, 3]
     assert "2 sheets read" in page
+    assert '<p class="note">pack.pdf (page 2): a blank page, passed over</p>' in page
     links = re.findall(r'href="(/results/[^"/]+)">Result (\d)', page)
     assert len(links) == 2
     shown = [test_client.get(link).text for link, _ in links]

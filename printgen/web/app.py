@@ -68,6 +68,7 @@ class Entry:
     members: tuple[str, ...] = ()  # several photos: the keys of their results
     refused: tuple[str, ...] = ()  # several photos: those that could not be read, and why
     refused_photos: tuple[str, ...] = ()  # their names
+    passed_over: tuple[str, ...] = ()  # several pages of a scan: the blank ones, passed over
     team: bool = False  # several photos of a team pack: scored together
 
     @property
@@ -264,9 +265,13 @@ def _routes(app: Flask, settings: Settings, public: Callable[[str], str]) -> Non
         # annotated picture for the crops beside its unsure cells.
         read: list[Kept[Entry]] = []
         refused: list[tuple[str, Refused]] = []
+        passed_over: list[str] = []
         sheets = 0
         for upload in uploads:
             for name, outcome in _read_upload(settings, upload, names, public, MAX_PHOTOS - sheets):
+                if outcome is None:
+                    passed_over.append(f"{name}: a blank page, passed over")
+                    continue
                 sheets += 1
                 if isinstance(outcome, Refused):
                     refused.append((name, outcome))
@@ -286,6 +291,7 @@ def _routes(app: Flask, settings: Settings, public: Callable[[str], str]) -> Non
             members=tuple(k.key for k in read),
             refused=tuple(r.message for _, r in refused),
             refused_photos=tuple(name for name, _ in refused),
+            passed_over=tuple(passed_over),
             team=_is_team_pack([k.item for k in read]),
         )
         return _see(results.add(batch))
@@ -392,10 +398,10 @@ def _read_upload(
     names: tuple[str, str],
     public: Callable[[str], str],
     room: int,
-) -> list[tuple[str, Entry | Refused]]:
-    """An uploaded photo read and scored, or each page of a scan of several (blank pages passed
-    over), at most `room` of them: each named as messages name it, with its Entry, or Refused
-    when it cannot be read."""
+) -> list[tuple[str, Entry | Refused | None]]:
+    """An uploaded photo read and scored, or each page of a scan of several, at most `room` of
+    them: each named as messages name it, with its Entry, Refused when it cannot be read, or
+    None for a blank page (passed over)."""
     shown_as = _photo_name(upload)
     # The photo in a folder of its own, so that no name it comes with can clash with ours.
     folder = settings.upload_root / secrets.token_urlsafe(18)
@@ -410,19 +416,20 @@ def _read_upload(
                 f"{shown_as} would make more than {MAX_PHOTOS} sheets read at once{holds}; "
                 "send it again on its own",
             )
-        outcomes: list[tuple[str, Entry | Refused]] = []
+        outcomes: list[tuple[str, Entry | Refused | None]] = []
         for page in pages:
             number = page.page if isinstance(page, ScanPage) else None
             name = source_name(Path(shown_as), number)
             try:
                 entry = _read_photo(settings, photo_path, number, name, names, public)
             except BlankPage:
+                outcomes.append((name, None))
                 continue
             except Refused as refusal:
                 outcomes.append((name, refusal))
                 continue
             outcomes.append((name, entry))
-        if not outcomes:
+        if all(outcome is None for _, outcome in outcomes):
             raise Refused(UNPROCESSABLE, f"{shown_as}: every page is blank; scan the sheets")
         return outcomes
     except Refused as refusal:
