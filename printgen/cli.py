@@ -423,8 +423,8 @@ def score(
     standard input.
 
     The file's `game` key picks the referee. Several files, or a folder, are each scored, with a
-    summary line (or an error) per file; several photos alone give a print run's summary, one
-    row per sheet, read on every core. Exit codes: 0 final, 1 bad input (in any of the files;
+    summary line (or an error) per file; several photos alone, or a scan of several pages, give
+    a print run's summary, one row per sheet, read on every core. Exit codes: 0 final, 1 bad input (in any of the files;
     a refused photo), 3 provisional (unsure cells or --partial).
 
     \b
@@ -434,6 +434,7 @@ def score(
       printgen score photo.jpg --annotate checked.png --players "Ann,Ben"
       printgen score photos/ --csv > run.csv
       printgen score --teams "Ann,Cid vs Ben,Dee" sheet1.jpg sheet2.jpg
+      printgen score --teams "Ann,Cid vs Ben,Dee" pack.pdf
       cat duel.toml | printgen score -
     """
     try:
