@@ -424,8 +424,8 @@ def score(
 
     The file's `game` key picks the referee. Several files, or a folder, are each scored, with a
     summary line (or an error) per file; several photos alone, or a scan of several pages, give
-    a print run's summary, one row per sheet, read on every core. Exit codes: 0 final, 1 bad input (in any of the files;
-    a refused photo), 3 provisional (unsure cells or --partial).
+    a print run's summary, one row per sheet, read on every core. Exit codes: 0 final, 1 bad
+    input (in any of the files; a refused photo), 3 provisional (unsure cells or --partial).
 
     \b
     Examples:
