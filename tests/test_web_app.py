@@ -753,6 +753,19 @@ def test_each_page_of_a_scan_of_several_is_a_result_of_its_own(
     assert list(uploads.iterdir()) == []
 
 
+def test_a_scan_of_several_pages_may_be_as_large_as_as_many_photos(
+    client: FlaskClient, reader: FakeReader
+) -> None:
+    """A flatbed's TIFF of a team pack is some 25 MB a page (here a PDF padded past its end)."""
+    padded = scan_of(2) + b"\0" * (25 * 2**20)
+    page = scored(client, post_photo(client, padded, "pack.pdf")).text
+    assert "2 sheets read" in page
+    response = post_photo(client, scan_of(2) + b"\0" * (41 * 2**20), "pack.pdf")
+    assert response.status_code == 413
+    said = "pack.pdf is 41 MB for its 2 pages, over the 20 MB a page may be"
+    assert said in error_of(response.text)
+
+
 def test_a_scan_whose_every_page_is_blank_is_refused(uploads: Path) -> None:
     def reading(path: Path, options: Any) -> Any:
         raise BlankPage(f"{path} (page {options.page}): a blank page (the back of a sheet?)")

@@ -443,11 +443,18 @@ def _staged(folder: Path, upload: FileStorage, shown_as: str) -> Path:
     staged = folder / "upload"
     upload.save(staged)
     size = staged.stat().st_size
-    if size > MAX_PHOTO_BYTES:
+    # A scan of several pages may hold as much as as many photos (a flatbed's TIFF of a team
+    # pack is some 25 MB a page).
+    pages = len(sheets_in(staged)) if size > MAX_PHOTO_BYTES else 1
+    if size > MAX_PHOTO_BYTES * pages:
+        megabytes, limit = f"{size / 2**20:.0f} MB", MAX_PHOTO_BYTES // 2**20
         raise Refused(
             413,
-            f"{shown_as} is {size / 2**20:.0f} MB, over the {MAX_PHOTO_BYTES // 2**20} MB a "
-            "photo may be; take it at the phone's normal size",
+            f"{shown_as} is {megabytes} for its {pages} pages, over the {limit} MB a page may "
+            "be; scan at 300 dpi or less"
+            if pages > 1
+            else f"{shown_as} is {megabytes}, over the {limit} MB a photo may be; take it at "
+            "the phone's normal size",
         )
     inbox = folder / "photo"
     inbox.mkdir()
