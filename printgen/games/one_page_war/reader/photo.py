@@ -40,7 +40,7 @@ PALE_LONG_SIDE = WORKING_LONG_SIDE // 2
 # (a scanner's TIFF among them).
 OPENCV_KINDS = frozenset({"a PNG image", "a WebP image", "a TIFF image"})
 # What `file_kind` calls the pictures the reader always decodes (HEIC and AVIF: where the
-# installed Pillow does; a PDF: a scan's one page, `_scanned_page`).
+# installed Pillow does; a PDF: a scan's pages, `_scanned_page`).
 ALWAYS_TAKEN = frozenset({"a JPEG photo", *OPENCV_KINDS})
 # Pillow's format names for the photos the reader takes (MPO: a JPEG with a second image).
 PHOTO_FORMATS = frozenset({"JPEG", "MPO", "PNG", "WEBP", "TIFF", "AVIF", "HEIF"})
