@@ -45,6 +45,10 @@ if TYPE_CHECKING:  # the reader loads only when photos are scored
 # recogniser's small products run on one thread anyway; batches use a process per core). Set
 # here, before anything imports numpy; a value the user set stands.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# OpenCV prints libtiff's warnings (a scanner's private tags: "Unknown field with tag 65000")
+# on the terminal as it decodes a TIFF, beside the reader's own messages; its errors still show.
+# Read when cv2 is imported, so set before that too.
+os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
 
 # glibc's mallopt parameters, and what reading photos sets them to (see _keep_freed_memory).
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, M_ARENA_MAX = -1, -3, -8

@@ -541,6 +541,29 @@ def test_transparency_is_averaged_down_a_band_at_a_time_as_whole(mode: str, scal
     assert np.array_equal(np.asarray(banded), np.asarray(image.reduce(scale)))
 
 
+def test_a_scanners_tiff_with_private_tags_reads_without_libtiffs_warnings(tmp_path: Path) -> None:
+    # Scanners write tags of their own; OpenCV printed libtiff's "Unknown field with tag 65000"
+    # on the terminal beside the reader's output. A real process: OpenCV reads its log level
+    # when it is first imported, which this test process has done long since.
+    import subprocess
+
+    from PIL import Image, TiffImagePlugin
+
+    tags = TiffImagePlugin.ImageFileDirectory_v2()
+    tags[65000] = "the scanner's own"
+    tags.tagtype[65000] = 2  # ASCII
+    path = tmp_path / "scan.tif"
+    with Image.open(_jpeg(tmp_path / "p.jpg")) as image:
+        image.save(path, tiffinfo=tags)
+    assert load_photo(path, 400).shape == (350, 500)
+    printgen = str(Path(sys.executable).with_name("printgen"))
+    result = subprocess.run([printgen, "score", str(path)], capture_output=True, text=True)
+    assert result.returncode == 1  # no sheet in it: one line, and nothing from libtiff
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"error: {path}: no One Page War sheet found")
+
+
 def test_a_png_cut_short_is_a_damaged_image_and_only_that_is_said(
     tmp_path: Path, runner: CliRunner, capfd: pytest.CaptureFixture[str]
 ) -> None:
