@@ -159,7 +159,8 @@ def test_a_blank_back_is_told_by_how_dark_what_shows_through_it_is(
     showing: float, blank: bool
 ) -> None:
     """Print showing through faintly is a blank page; more than about a fifth of its contrast
-    is looked at as a photo (and refused), never passed over: a sheet passed over is lost."""
+    is looked at as a photo (test_a_scan_whose_every_page_is_blank_is_refused): a sheet passed
+    over is lost."""
     from printgen.games.one_page_war.reader.reading import _blank
 
     back = np.asarray(_back_of_a_sheet(showing).resize((1273, 1800)))
@@ -231,10 +232,16 @@ def test_a_page_of_a_scan_that_holds_no_sheet_is_refused_by_its_page(
 
 
 def test_a_scan_whose_every_page_is_blank_is_refused(tmp_path: Path, runner: CliRunner) -> None:
+    # The second back shows its front's print too darkly to be blank at a glance: found as a
+    # sheet, mirrored (no scanner mirrors a page) and with nothing written in it, it is a blank
+    # back too, not "unfinished game, 38 empty squares".
     scan = tmp_path / "backs.pdf"
-    _back_of_a_sheet().save(scan, save_all=True, append_images=[_back_of_a_sheet()])
+    _back_of_a_sheet().save(scan, save_all=True, append_images=[_back_of_a_sheet(0.45)])
     result = runner.invoke(cli, ["score", str(scan)])
     assert result.exit_code == 1
+    assert f"passed over: {scan} (page 1): a blank page (the back of a sheet?)" in result.stderr
+    said = f"passed over: {scan} (page 2): a blank page (the back of a sheet, its front showing"
+    assert said in result.stderr
     assert "error: every page is blank: no sheet to read" in result.stderr
 
 

@@ -91,6 +91,9 @@ def read(path: Path, started: HeadStart | None = None, page: int | None = None) 
     layout = load_layout(located.tag.layout, located.tag.version)
     rules_mode = Mode(located.tag.mode)
     sheet = read_cells(rectified, pale, located)
+    if page is not None and located.mirrored and _nothing_written(sheet):
+        # No scanner mirrors a page: this is the print of a sheet's front seen through its back.
+        raise BlankPage(f"{source}: a blank page (the back of a sheet, its front showing through)")
     _refuse_soft(sheet, located, source)
     reading = cross_check(sheet, layout, rules_mode)
     timings["read"] = time.perf_counter() - start
@@ -100,8 +103,9 @@ def read(path: Path, started: HeadStart | None = None, page: int | None = None) 
 # A page is blank when under BLANK_INK_SHARE of it, BLANK_EDGE in from its edges (where a
 # scanner draws the paper's shadow), is darker than BLANK_DARKER of its paper: a sheet's printed
 # grid alone covers some 3 %, in black. A sheet passed over as blank is lost from a print run
-# but for a line on stderr, so the bar errs towards refusing: print showing through a blank
-# back at more than about a fifth of its contrast is looked at as a photo, and refused.
+# but for a row and a line on stderr, so the bar errs towards looking: print showing through a
+# blank back at more than about a fifth of its contrast is looked at as a photo (and passed
+# over only when found mirrored with nothing written in it, `_nothing_written`).
 BLANK_INK_SHARE = 0.0005
 BLANK_EDGE = 0.04
 BLANK_DARKER = 0.75
@@ -113,6 +117,13 @@ def _blank(grey: np.ndarray) -> bool:
     inside = grey[rows : grey.shape[0] - rows, columns : grey.shape[1] - columns]
     paper = float(np.median(inside[::4, ::4]))  # a sixteenth of it gives the same paper
     return float(np.mean(inside < BLANK_DARKER * paper)) < BLANK_INK_SHARE
+
+
+def _nothing_written(sheet: SheetReading) -> bool:
+    """Every square, tick box and S space of the sheet read as empty."""
+    return all(r.value == "_" for r in sheet.squares) and all(
+        r.value == "empty" for r in sheet.ticks + sheet.allies
+    )
 
 
 MIRRORED_ADVICE = (
