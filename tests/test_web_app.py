@@ -782,9 +782,17 @@ def test_a_scan_of_more_pages_than_sheets_read_at_once_is_refused(
 ) -> None:
     response = post_photo(client, scan_of(13), "night.pdf")
     assert response.status_code == 413
-    said = "night.pdf would make more than 12 sheets read at once (it holds 13 pages)"
+    said = "night.pdf holds 13 pages, more than the 12 sheets read at once; save it in parts"
     assert said in error_of(response.text)
-    assert reader.seen == []
+    # With photos before it: alone, it would be read.
+    files = [(io.BytesIO(jpeg()), f"{n}.jpg") for n in range(10)]
+    files.append((io.BytesIO(scan_of(3)), "pack.pdf"))
+    batch = scored(
+        client, client.post("/photo", data={"photos": files}, content_type="multipart/form-data")
+    )
+    said = "pack.pdf would make more than 12 sheets read at once (it holds 3 pages); send it again"
+    assert said in batch.text
+    assert len(reader.seen) == 10
 
 
 def test_a_webp_photo_is_accepted(client: FlaskClient, reader: FakeReader) -> None:

@@ -409,6 +409,12 @@ def _read_upload(
     try:
         photo_path = _staged(folder, upload, shown_as)
         pages = sheets_in(photo_path)
+        if len(pages) > MAX_PHOTOS:
+            raise Refused(
+                413,
+                f"{shown_as} holds {len(pages)} pages, more than the {MAX_PHOTOS} sheets read "
+                "at once; save it in parts, or score it with `printgen score`",
+            )
         if len(pages) > room:
             holds = f" (it holds {len(pages)} pages)" if len(pages) > 1 else ""
             raise Refused(
