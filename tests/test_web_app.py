@@ -784,6 +784,7 @@ def test_a_scan_of_more_pages_than_sheets_read_at_once_is_refused(
     assert response.status_code == 413
     said = "night.pdf holds 13 pages, more than the 12 sheets read at once; save it in parts"
     assert said in error_of(response.text)
+    assert not CLI_WORDS.search(response.text)
     # With photos before it: alone, it would be read.
     files = [(io.BytesIO(jpeg()), f"{n}.jpg") for n in range(10)]
     files.append((io.BytesIO(scan_of(3)), "pack.pdf"))

@@ -413,7 +413,7 @@ def _read_upload(
             raise Refused(
                 413,
                 f"{shown_as} holds {len(pages)} pages, more than the {MAX_PHOTOS} sheets read "
-                "at once; save it in parts, or score it with `printgen score`",
+                f"at once; save it in parts of at most {MAX_PHOTOS} pages and send each on its own",
             )
         if len(pages) > room:
             holds = f" (it holds {len(pages)} pages)" if len(pages) > 1 else ""
