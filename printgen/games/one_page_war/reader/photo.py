@@ -195,8 +195,8 @@ def load_photo_and_pale(path: Path, page: int | None = None) -> tuple[np.ndarray
         return load_photo(path, page=page), load_photo(path, PALE_LONG_SIDE, True, page)
     if decoded is None:  # transparency, AVIF, a TIFF's page: Pillow's decoding, once
         wanted = ((WORKING_LONG_SIDE, False), (PALE_LONG_SIDE, True))
-        decoded = _decoded_by_pillow(path, kind, wanted, page)
-        return decoded[0], decoded[1]
+        grey, darkest = _decoded_by_pillow(path, kind, wanted, page)
+        return grey, darkest
     working, pale = decoded
     return _grey(working), _darkest_channel(pale)
 
