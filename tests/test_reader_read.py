@@ -407,6 +407,37 @@ def test_a_head_start_reads_as_reading_in_order(upside_down: photo_corpus.Corpus
     assert ahead.reading == in_order.reading
 
 
+def test_a_jpegs_darkest_channel_is_decoded_while_the_sheet_is_located(
+    upside_down: photo_corpus.CorpusPhoto, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its second decoding is as long as the first: waited for before locating, it would add
+    # its time to every photo a warm process reads (start.py).
+    import threading
+
+    from printgen.games.one_page_war.reader import reading, start
+    from printgen.games.one_page_war.reader.photo import WORKING_LONG_SIDE
+
+    located = threading.Event()
+    load_photo, locate_photo = start.load_photo, reading.locate_photo
+
+    def load(
+        path: Path, long_side: int = WORKING_LONG_SIDE, pale: bool = False, page: int | None = None
+    ) -> np.ndarray:
+        if pale:
+            assert located.wait(20), "the darkest channel was waited for before locating"
+        return load_photo(path, long_side, pale, page)
+
+    def locate(*args: object) -> object:
+        found = locate_photo(*args)  # type: ignore[arg-type]
+        located.set()
+        return found
+
+    monkeypatch.setattr(start, "load_photo", load)
+    monkeypatch.setattr(reading, "locate_photo", locate)
+    ahead = start.read_photo(upside_down.path, PhotoOptions())
+    assert ahead.toml == reading.read_photo(upside_down.path, PhotoOptions()).toml
+
+
 def test_a_head_start_raises_the_photos_error_where_the_photo_is_wanted(tmp_path: Path) -> None:
     from printgen.games.one_page_war.reader.errors import NotAnImage
     from printgen.games.one_page_war.reader.start import HeadStart
@@ -415,7 +446,7 @@ def test_a_head_start_raises_the_photos_error_where_the_photo_is_wanted(tmp_path
     notes.write_text("not a photo")
     started = HeadStart(notes)  # nothing raised here
     with pytest.raises(NotAnImage, match="notes.jpg"):
-        started.result()
+        started.photo()
     with pytest.raises(NotAnImage, match="notes.jpg"):
         read_photo(notes, PhotoOptions())
 

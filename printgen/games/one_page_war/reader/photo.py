@@ -36,15 +36,16 @@ WORKING_LONG_SIDE = 1800
 # The darkest colour channel only has to show marks 2 mm tall or more: half the size will do.
 PALE_LONG_SIDE = WORKING_LONG_SIDE // 2
 
-# What `file_kind` calls the pictures OpenCV decodes (`_by_opencv`), Pillow only checking them
-# (a scanner's TIFF among them).
+# What `file_kind` calls a JPEG and a PDF; and the pictures OpenCV decodes (`_by_opencv`),
+# Pillow only checking them (a scanner's TIFF among them).
+JPEG = "a JPEG photo"
+PDF = "a PDF document"
 OPENCV_KINDS = frozenset({"a PNG image", "a WebP image", "a TIFF image"})
 # What `file_kind` calls the pictures the reader always decodes (HEIC and AVIF: where the
 # installed Pillow does; a PDF: a scan's pages, `_scanned_page`).
-ALWAYS_TAKEN = frozenset({"a JPEG photo", *OPENCV_KINDS})
+ALWAYS_TAKEN = frozenset({JPEG, *OPENCV_KINDS})
 # Pillow's format names for the photos the reader takes (MPO: a JPEG with a second image).
 PHOTO_FORMATS = frozenset({"JPEG", "MPO", "PNG", "WEBP", "TIFF", "AVIF", "HEIF"})
-PDF = "a PDF document"
 ACCEPTED = "a JPEG, PNG or WebP photo of the sheet, or a scan of it (PDF, TIFF)"
 # A scan's PDF page is drawn this many pixels on its long side: a little over the working size,
 # as a 12 MP JPEG is decoded (2,016 pixels), so that a pale stroke keeps its pixels.
@@ -64,7 +65,7 @@ _SIGNATURES: tuple[tuple[bytes, int, str], ...] = (
     (b"ftypmif1", 4, "a HEIF photo"),
     (b"ftypmsf1", 4, "a HEIF photo"),
     (b"ftypavif", 4, "an AVIF image"),
-    (b"\xff\xd8\xff", 0, "a JPEG photo"),
+    (b"\xff\xd8\xff", 0, JPEG),
     (b"\x89PNG\r\n\x1a\n", 0, "a PNG image"),
 )
 
@@ -159,7 +160,7 @@ def load_photo(
     yellow pen is a fifth as dark as black in grey and four fifths as dark in blue). `page`: which
     page of a PDF or TIFF scan (from 1); None takes a file of one page only."""
     kind = file_kind(path)
-    if kind == "a JPEG photo":
+    if kind == JPEG:
         plain = _plain_jpeg(path, long_side, pale)
         if plain is not None:
             return plain
@@ -191,7 +192,7 @@ def load_photo_and_pale(path: Path, page: int | None = None) -> tuple[np.ndarray
         decoded = _by_opencv(path, kind, cv2.IMREAD_ANYCOLOR, sides)
     else:
         decoded = None
-    if decoded is None and kind == "a JPEG photo":  # each decoded at its own DCT scale
+    if decoded is None and kind == JPEG:  # each decoded at its own DCT scale
         return load_photo(path, page=page), load_photo(path, PALE_LONG_SIDE, True, page)
     if decoded is None:  # transparency, AVIF, a TIFF's page: Pillow's decoding, once
         wanted = ((WORKING_LONG_SIDE, False), (PALE_LONG_SIDE, True))

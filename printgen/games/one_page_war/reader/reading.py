@@ -72,9 +72,10 @@ def read(path: Path, started: HeadStart | None = None, page: int | None = None) 
     timings: dict[str, float] = {}
     start = time.perf_counter()
     if started is None:
-        grey, pale, markers = *load_photo_and_pale(path, page), None
-    else:
-        grey, pale, markers = started.result()
+        grey, darkest = load_photo_and_pale(path, page)
+        markers, darkest_channel = None, lambda: darkest
+    else:  # the darkest channel is asked for where it is wanted: it may be decoding still
+        (grey, markers), darkest_channel = started.photo(), started.pale
     timings["load"] = time.perf_counter() - start
     source = source_name(path, page)
     # Before locating: the front's print showing through a blank back, mirrored, was found as
@@ -85,7 +86,7 @@ def read(path: Path, started: HeadStart | None = None, page: int | None = None) 
     timings["locate"] = time.perf_counter() - start
     rectified = rectify(grey, located)
     scanned = _scanned(located, grey.shape)
-    pale = pale_sheet(pale, located, grey.shape)
+    pale = pale_sheet(darkest_channel(), located, grey.shape)
     del grey
     located = _settled(located, rectified)
     layout = load_layout(located.tag.layout, located.tag.version)
