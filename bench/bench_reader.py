@@ -2,8 +2,9 @@
 recogniser never saw.
 
     .venv/bin/python bench/bench_reader.py [--set SET] (real, drawn, stress, faint, big, small,
-                                                         upright, rubbed, skips, semeion,
-                                                         optdigits, unipen, printers,
+                                                         upright, rubbed, struck, skips,
+                                                         semeion, optdigits, unipen,
+                                                         printers,
                                                          folded, crumpled, scans)
                                            [--count 24]
                                            [--size 4032x3024] [--layout-version 1]
@@ -27,6 +28,9 @@ calibration):
   write the AI's numbers (docs/reader.md, "Which way up");
 - `rubbed`: as `real`, every number written over another digit rubbed out first, as Armored
   support and Air raid ask (docs/reader.md, "Rubbed out");
+- `struck`: as `real`, every number corrected as a player with a pen corrects it: another
+  number (1 to 7) struck through in the box's left half, the number beside it (docs/reader.md,
+  "Struck out with a pen");
 - `skips`: as `real`, every digit written with a pen that skips, one to three gaps of about
   1.2 mm in its strokes (docs/reader.md, "A pen that skips");
 - `semeion`, `optdigits`: as `real`, every digit by other writers than MNIST's, Italian and
@@ -103,6 +107,7 @@ FIRST_SEED = {
     "small": 8900,
     "rubbed": 9100,
     "skips": 9300,
+    "struck": 10900,
     "semeion": 9500,
     "optdigits": 9700,
     "unipen": 9900,
@@ -123,6 +128,7 @@ REAL_SETS = (
     "small",
     "upright",
     "rubbed",
+    "struck",
     "skips",
     "printers",
     "folded",
@@ -232,6 +238,7 @@ def make_corpus(
             far_upright=which == "upright",
             rubbed_out=1.0 if which == "rubbed" else 0.0,
             skips=1.0 if which == "skips" else 0.0,
+            struck_out=1.0 if which == "struck" else 0.0,
             printer=photo_corpus.random_printer(seed) if which == "printers" else None,
             scanner=scanner,
         )

@@ -314,6 +314,7 @@ def fill_sheet(
     rubbed_out: float = 0.0,
     skips: float = 0.0,
     ink: tuple[float, float, float] | None = None,
+    struck_out: float = 0.0,
 ) -> np.ndarray:
     """The blank sheet with each cell's truth written in by two writers (with `far_upright`, the
     far side's marks written the near player's way up, as a solo player may). With `real`, every
@@ -323,8 +324,10 @@ def fill_sheet(
     `rubbed_out`: the share of real numbers written over another digit rubbed out first, as
     Armored support and Air raid ask (what an eraser leaves: 10 to 35 % of the ink, smudged).
     `skips`: the share of real numbers written with a pen that skips (1 to 3 gaps a digit).
-    `ink`: every mark in that colour (RGB, 0 to 1) instead of the writers' black or blue."""
+    `ink`: every mark in that colour (RGB, 0 to 1) instead of the writers' black or blue.
+    `struck_out`: the share of real numbers corrected as a pen corrects them (`_struck_out`)."""
     rng = np.random.default_rng([seed, 17])
+    strike_rng = np.random.default_rng([seed, 31])
     real_rng = np.random.default_rng([seed, 19])
     rub_rng = np.random.default_rng([seed, 23])
     skip_rng = np.random.default_rng([seed, 29])
@@ -370,7 +373,12 @@ def fill_sheet(
             glyph = hw.ALLIES if value == "S" else value
             if real is not None and value.isdigit():
                 skipping = bool(skip_rng.random() < skips)
-                ink = _real_number(value, size, box, real, pens[side], real_rng, height, skipping)
+                if strike_rng.random() < struck_out:
+                    ink = _struck_out(value, size, box, real, pens[side], strike_rng)
+                else:
+                    ink = _real_number(
+                        value, size, box, real, pens[side], real_rng, height, skipping
+                    )
                 if rub_rng.random() < rubbed_out:
                     ink = np.maximum(ink, _rubbed_out(value, size, box, real, pens[side], rub_rng))
             else:
@@ -421,6 +429,36 @@ def _rubbed_out(
     ink = _real_number(earlier, size, box, real, pen, rng)
     smudge = float(rng.uniform(0.5, 1.5))
     return cv2.GaussianBlur(ink, (0, 0), smudge) * float(rng.uniform(0.1, 0.35))
+
+
+def _struck_out(
+    value: str,
+    size: tuple[int, int],
+    box: tuple[float, float, float, float],
+    real: real_digits.RealDigits,
+    pen: real_digits.Pen,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """`value` written as a player with a pen corrects a number: the old one (1 to 7, another)
+    in the left half of the box, struck through by one or two strokes a little longer than it,
+    and the new one in the box's right 55 %."""
+    x0, y0, x1, y1 = box
+    earlier = str(rng.choice([d for d in "1234567" if d != value]))
+    old = _real_number(earlier, size, (x0, y0, x0 + 0.5 * (x1 - x0), y1), real, pen, rng)
+    new = _real_number(value, size, (x0 + 0.45 * (x1 - x0), y0, x1, y1), real, pen, rng)
+    ys, xs = np.nonzero(old > 0.3)
+    if len(ys) == 0:
+        return new
+    left, right, top, bottom = xs.min(), xs.max(), ys.min(), ys.max()
+    reach = 0.15 * (right - left + 1)
+    level = float(np.percentile(old[old > 0.3], 90))
+    thick = max(1, int(round((y1 - y0) * rng.uniform(0.04, 0.08))))
+    for _ in range(int(rng.integers(1, 3))):
+        a, b = (top + rng.uniform(0.25, 0.75) * (bottom - top) for _ in range(2))
+        start = (int(left - rng.uniform(0, reach)), int(a))
+        end = (int(right + rng.uniform(0, reach)), int(b))
+        cv2.line(old, start, end, level, thick, cv2.LINE_AA)
+    return np.maximum(old, new)
 
 
 def _skipped(
@@ -645,12 +683,14 @@ def make_photo(
     printer: Printer | None = None,
     scanner: Scanner | None = None,
     ink: tuple[float, float, float] | None = None,
+    struck_out: float = 0.0,
 ) -> CorpusPhoto:
     """A photo of a filled sheet; `version` photographs an earlier version of the layout, `pen`
     writes every real digit (with `real`) with that pen, `height` at that height (fill_sheet);
     `printer` prints the sheet before it is written on (black on white paper by default);
     `scanner` scans it instead of a phone photographing it (`shot` then only names its file
-    format and JPEG quality for `save_photo`); `ink` writes every mark in that colour."""
+    format and JPEG quality for `save_photo`); `ink` writes every mark in that colour;
+    `struck_out`: the share of real numbers corrected with a pen (fill_sheet)."""
     rng = np.random.default_rng([seed, 99])
     mode = mode or str(rng.choice(["duel", "duel", "solo"]))
     paper = paper or (Paper.A4 if rng.random() < 0.6 else Paper.LETTER)
@@ -659,7 +699,18 @@ def make_photo(
         blank = Blank(printer.prints(blank.image), blank.tag)
     truth = truth if truth is not None else random_game(rng, mode, finished, version)
     sheet = fill_sheet(
-        blank, truth, seed, held_out, real, pen, height, far_upright, rubbed_out, skips, ink
+        blank,
+        truth,
+        seed,
+        held_out,
+        real,
+        pen,
+        height,
+        far_upright,
+        rubbed_out,
+        skips,
+        ink,
+        struck_out,
     )
     if edit is not None:
         edit(sheet, sheet_geometry(blank.tag.layout, blank.tag.paper, blank.tag.version))

@@ -1,7 +1,8 @@
 """Small writing: a player writing at everyday size (3 to 5 mm) in the 14 mm squares, read less
 surely than the usual size, but never a misread left unflagged on the bench's `small` sheets
 (docs/reader.md, "Small writing"); numbers written over a digit rubbed out ("Rubbed out"); and a
-number of two digits never settled by the rules as one."""
+number of two digits never settled by the rules as one; numbers corrected with a pen ("Struck out
+with a pen")."""
 
 from __future__ import annotations
 
@@ -81,6 +82,22 @@ def test_a_number_written_over_one_rubbed_out_is_read_as_the_new_one(tmp_path: P
         rubbed_out=1.0,
     )
     assert accepted_with_no_silent_misread(photo, read(photo.path).reading.squares) >= 0.6
+
+
+def test_a_number_corrected_with_a_pen_is_never_read_surely_as_another(tmp_path: Path) -> None:
+    """Every real number written beside another struck through (the bench's `struck` set): the
+    strike and the two marks read as one digit surely would be a silent misread."""
+    photo = photo_corpus.make_photo(
+        tmp_path / "sheet.jpg",
+        10900,
+        (1600, 1200),
+        real=real_digits.part("measure"),
+        struck_out=1.0,
+    )
+    squares = read(photo.path).reading.squares
+    written = tuple(r for r in squares if photo.truth[photo_corpus.key(r.element)] != "_")
+    assert len(written) >= 30
+    accepted_with_no_silent_misread(photo, written)
 
 
 @pytest.mark.skipif(not real_digits.SOURCE.exists(), reason="sheet 7020's digits: ../shared/")
