@@ -416,6 +416,11 @@ def _real_number(
     return ink
 
 
+def _earlier(value: str, rng: np.random.Generator) -> str:
+    """The number a player wrote in a square before `value`: another of 1 to 7."""
+    return str(rng.choice([d for d in "1234567" if d != value]))
+
+
 def _rubbed_out(
     value: str,
     size: tuple[int, int],
@@ -425,8 +430,7 @@ def _rubbed_out(
     rng: np.random.Generator,
 ) -> np.ndarray:
     """What an eraser leaves of another digit written in the box before `value`."""
-    earlier = str(rng.choice([d for d in "1234567" if d != value]))
-    ink = _real_number(earlier, size, box, real, pen, rng)
+    ink = _real_number(_earlier(value, rng), size, box, real, pen, rng)
     smudge = float(rng.uniform(0.5, 1.5))
     return cv2.GaussianBlur(ink, (0, 0), smudge) * float(rng.uniform(0.1, 0.35))
 
@@ -443,8 +447,8 @@ def _struck_out(
     in the left half of the box, struck through by one or two strokes a little longer than it,
     and the new one in the box's right 55 %."""
     x0, y0, x1, y1 = box
-    earlier = str(rng.choice([d for d in "1234567" if d != value]))
-    old = _real_number(earlier, size, (x0, y0, x0 + 0.5 * (x1 - x0), y1), real, pen, rng)
+    half = (x0, y0, x0 + 0.5 * (x1 - x0), y1)
+    old = _real_number(_earlier(value, rng), size, half, real, pen, rng)
     new = _real_number(value, size, (x0 + 0.45 * (x1 - x0), y0, x1, y1), real, pen, rng)
     ys, xs = np.nonzero(old > 0.3)
     if len(ys) == 0:
