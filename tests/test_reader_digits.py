@@ -363,17 +363,36 @@ def test_a_member_failing_on_its_own_thread_fails_the_reading(
         digits.members_logits(model.nets, images)
 
 
-def test_the_networks_run_on_one_blas_thread_and_restore_it() -> None:
-    setter = digits._blas_threads_setter()
-    if setter is None:
-        pytest.skip("numpy's BLAS has no per-thread thread count here")
-    before = setter(3)
-    try:
-        with digits._one_blas_thread():
-            assert setter(1) == 1  # set for this thread while the networks run
-        assert setter(3) == 3  # and given back afterwards
-    finally:
-        setter(before)
+def test_the_networks_keep_blas_to_one_thread_and_never_set_it_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # OpenBLAS's "local" thread count is the whole process's: the two members, each setting it
+    # back when done, raced, and a photo's products came out of one thread or two.
+    calls: list[tuple[int, str]] = []
+
+    def setter(count: int) -> int:
+        calls.append((count, threading.current_thread().name))
+        return 2
+
+    monkeypatch.setattr(digits, "_blas_threads_setter", lambda: setter)
+    monkeypatch.setattr(digits, "_cores", lambda: 2)
+    model = digits.model()
+    images = np.zeros((digits.SIDE_BY_SIDE_MARKS, digits.SIDE, digits.SIDE), np.float32)
+    digits.members_logits(model.nets, images)  # side by side
+    digits.members_logits(model.nets, images[:1])  # on the calling thread alone
+    assert {count for count, _ in calls} == {1}
+    assert len({thread for _, thread in calls}) == 2  # set where each member runs
+
+
+def test_the_same_marks_read_twice_give_the_same_probabilities() -> None:
+    rng = np.random.default_rng(5)
+    marks = (rng.random((2 * digits.SIDE_BY_SIDE_MARKS, digits.SIDE * digits.SIDE)) > 0.8).astype(
+        np.float32
+    )
+    model = digits.model()
+    first = model.probabilities(marks)
+    for _ in range(30):
+        assert np.array_equal(model.probabilities(marks), first)
 
 
 def _a_square() -> object:

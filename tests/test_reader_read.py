@@ -407,33 +407,30 @@ def test_a_head_start_reads_as_reading_in_order(upside_down: photo_corpus.Corpus
     assert ahead.reading == in_order.reading
 
 
-def test_a_jpegs_darkest_channel_is_decoded_while_the_sheet_is_located(
+def test_a_jpegs_darkest_channel_is_decoded_while_the_photo_is(
     upside_down: photo_corpus.CorpusPhoto, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Its second decoding is as long as the first: waited for before locating, it would add
-    # its time to every photo a warm process reads (start.py).
+    # Its decoding is as long as the photo's: done after it, it would add its time to every
+    # photo a warm process reads (start.py).
     import threading
 
     from printgen.games.one_page_war.reader import reading, start
     from printgen.games.one_page_war.reader.photo import WORKING_LONG_SIDE
 
-    located = threading.Event()
-    load_photo, locate_photo = start.load_photo, reading.locate_photo
+    darkest_decoded = threading.Event()
+    load_photo = start.load_photo
 
     def load(
         path: Path, long_side: int = WORKING_LONG_SIDE, pale: bool = False, page: int | None = None
     ) -> np.ndarray:
+        if not pale:
+            assert darkest_decoded.wait(20), "the darkest channel was not decoded meanwhile"
+        decoded = load_photo(path, long_side, pale, page)
         if pale:
-            assert located.wait(20), "the darkest channel was waited for before locating"
-        return load_photo(path, long_side, pale, page)
-
-    def locate(*args: object) -> object:
-        found = locate_photo(*args)  # type: ignore[arg-type]
-        located.set()
-        return found
+            darkest_decoded.set()
+        return decoded
 
     monkeypatch.setattr(start, "load_photo", load)
-    monkeypatch.setattr(reading, "locate_photo", locate)
     ahead = start.read_photo(upside_down.path, PhotoOptions())
     assert ahead.toml == reading.read_photo(upside_down.path, PhotoOptions()).toml
 
@@ -449,6 +446,18 @@ def test_a_head_start_raises_the_photos_error_where_the_photo_is_wanted(tmp_path
         started.photo()
     with pytest.raises(NotAnImage, match="notes.jpg"):
         read_photo(notes, PhotoOptions())
+
+
+def test_a_head_start_raises_a_cut_short_jpegs_own_error(
+    upside_down: photo_corpus.CorpusPhoto, tmp_path: Path
+) -> None:
+    # Its darkest channel, decoded while the photo is, fails too: the photo's error is the one.
+    from printgen.games.one_page_war.reader.errors import DamagedImage
+
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(upside_down.path.read_bytes()[:20_000])
+    with pytest.raises(DamagedImage, match="cut.jpg"):
+        read_photo(cut, PhotoOptions())
 
 
 def test_the_reader_package_loads_its_steps_on_first_use() -> None:

@@ -18,8 +18,7 @@ import hashlib
 import os
 import threading
 import zipfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -263,12 +262,8 @@ class Net:
 
 @cache
 def _blas_threads_setter() -> Callable[[int], int] | None:
-    """OpenBLAS's thread count for the calling thread alone (`openblas_set_num_threads_local`,
-    OpenBLAS 0.3.27 and later), when numpy's own OpenBLAS has it; else None.
-
-    The networks' matrices are small: on a loaded machine OpenBLAS's threads spin waiting for
-    each other and one sheet takes 2-3 times longer than on a single thread (bench_reader.py).
-    Only the thread running the networks is affected, and only while it does."""
+    """`openblas_set_num_threads_local` (OpenBLAS 0.3.27 and later) of numpy's own OpenBLAS,
+    when it has it; else None."""
     root = Path(np.__file__).resolve().parent
     for library in [*root.parent.glob("numpy.libs/*openblas*"), *root.glob(".dylibs/*openblas*")]:
         try:
@@ -280,17 +275,20 @@ def _blas_threads_setter() -> Callable[[int], int] | None:
     return None
 
 
-@contextmanager
-def _one_blas_thread() -> Iterator[None]:
+def _one_blas_thread() -> None:
+    """Keep numpy's OpenBLAS to one thread, from the first marks read on, on every thread that
+    runs a network.
+
+    The networks' matrices are small: on a loaded machine OpenBLAS's threads spin waiting for
+    each other and one sheet takes 2-3 times longer than on a single thread (bench_reader.py).
+    It is never set back: despite its name, `openblas_set_num_threads_local` sets the count
+    for the whole process (another thread sees it), so the two members, each setting it for
+    as long as it ran and then setting it back, raced, and a photo's matrices were multiplied
+    on one thread or on two from one reading to the next. The products differ in the sixth
+    digit, so the same photo read twice gave other probabilities now and then."""
     setter = _blas_threads_setter()
-    if setter is None:
-        yield
-        return
-    before = setter(1)
-    try:
-        yield
-    finally:
-        setter(before)
+    if setter is not None:
+        setter(1)
 
 
 # A batch of this many marks or more is read by the ensemble's members side by side, each on a
@@ -319,15 +317,15 @@ def _cores() -> int:
 def members_logits(nets: tuple[Net, ...], images: np.ndarray) -> np.ndarray:
     """Each member's logits for the images (marks, members, classes)."""
     if not _side_by_side or len(nets) < 2 or len(images) < SIDE_BY_SIDE_MARKS or _cores() < 2:
-        with _one_blas_thread():
-            return np.stack([net.logits(images) for net in nets], axis=1)
+        _one_blas_thread()
+        return np.stack([net.logits(images) for net in nets], axis=1)
     found: list[np.ndarray | None] = [None] * len(nets)
     failed: list[BaseException] = []
 
     def run(i: int) -> None:
         try:
-            with _one_blas_thread():
-                found[i] = nets[i].logits(images)
+            _one_blas_thread()
+            found[i] = nets[i].logits(images)
         except BaseException as error:  # raised again on the calling thread
             failed.append(error)
 
