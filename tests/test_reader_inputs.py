@@ -450,6 +450,30 @@ def test_a_webp_png_or_tiff_reads_as_pillow_reads_it(
     assert np.abs(halved.astype(int) - by_pillow).max() <= 1
 
 
+@pytest.mark.parametrize("orientation", [1, 6])
+def test_a_png_is_decoded_from_its_file_not_from_its_bytes_read_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, orientation: int
+) -> None:
+    # A 600 dpi scan's 40 MB of bytes stayed in memory while it was decoded. Where OpenCV
+    # cannot open the path itself, the bytes are read as before, to the same pixels.
+    from printgen.games.one_page_war.reader import photo
+
+    path = _resaved(tmp_path / "p.png", "RGB", orientation)
+    read_bytes = np.fromfile
+
+    def no_bytes(file: object, *args: object, **kwargs: object) -> np.ndarray:
+        assert Path(str(file)).suffix != ".png", "the PNG's bytes were read first"
+        return read_bytes(file, *args, **kwargs)  # type: ignore[arg-type]
+
+    with monkeypatch.context() as patched:
+        patched.setattr(np, "fromfile", no_bytes)
+        from_file = photo.load_photo_and_pale(path)
+    monkeypatch.setattr(cv2, "imread", lambda *_: None)
+    from_bytes = photo.load_photo_and_pale(path)
+    for a, b in zip(from_file, from_bytes, strict=True):
+        assert np.array_equal(a, b)
+
+
 @pytest.mark.parametrize(
     ("name", "mode", "orientation"),
     [
