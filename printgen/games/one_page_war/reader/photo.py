@@ -533,7 +533,7 @@ def _by_opencv(
     if image_format == "PNG":
         # From the file, not from its bytes read first: a 600 dpi scan's 40 MB of them stayed
         # in memory while it was decoded (its peak 235 MB, now 192). Not a TIFF: OpenCV's
-        # imread fails on one its orientation turns, and libtiff maps the file anyway.
+        # imread fails on one its orientation turns, and on the others saved nothing.
         pixels = cv2.imread(str(path), flags)
     if pixels is None:  # or a path OpenCV cannot open (one not in ASCII, on Windows)
         try:
