@@ -454,24 +454,36 @@ def test_a_webp_png_or_tiff_reads_as_pillow_reads_it(
 def test_a_png_is_decoded_from_its_file_not_from_its_bytes_read_first(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, orientation: int
 ) -> None:
-    # A 600 dpi scan's 40 MB of bytes stayed in memory while it was decoded. Where OpenCV
-    # cannot open the path itself, the bytes are read as before, to the same pixels.
+    # A 600 dpi scan's 40 MB of bytes stayed in memory while it was decoded. A path not in
+    # ASCII (which OpenCV may not open, on Windows) is read from its bytes, to the same pixels.
+    import shutil
+
     from printgen.games.one_page_war.reader import photo
 
     path = _resaved(tmp_path / "p.png", "RGB", orientation)
+    accented = shutil.copy(path, tmp_path / "p\u00e9.png")
+    from_bytes = photo.load_photo_and_pale(accented)
     read_bytes = np.fromfile
 
     def no_bytes(file: object, *args: object, **kwargs: object) -> np.ndarray:
         assert Path(str(file)).suffix != ".png", "the PNG's bytes were read first"
         return read_bytes(file, *args, **kwargs)  # type: ignore[arg-type]
 
-    with monkeypatch.context() as patched:
-        patched.setattr(np, "fromfile", no_bytes)
-        from_file = photo.load_photo_and_pale(path)
-    monkeypatch.setattr(cv2, "imread", lambda *_: None)
-    from_bytes = photo.load_photo_and_pale(path)
+    monkeypatch.setattr(np, "fromfile", no_bytes)
+    from_file = photo.load_photo_and_pale(path)
     for a, b in zip(from_file, from_bytes, strict=True):
         assert np.array_equal(a, b)
+
+
+def test_a_damaged_png_is_decoded_once(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    # libpng prints its own error on the terminal as it fails: once, beside the reader's line.
+    path = _resaved(tmp_path / "p.png", "RGB", 1)
+    damaged = bytearray(path.read_bytes())
+    damaged[len(damaged) // 2 : len(damaged) // 2 + 2000] = bytes(2000)
+    path.write_bytes(bytes(damaged))
+    with pytest.raises(DamagedImage, match="p.png"):
+        load_photo(path)
+    assert capfd.readouterr().err.count("libpng error") <= 1
 
 
 @pytest.mark.parametrize(

@@ -529,13 +529,13 @@ def _by_opencv(
     even = width % 2 == 0 and height % 2 == 0
     halved = 2 if min(scales) >= 2 and even and halves else 1
     flags = flag | (cv2.IMREAD_REDUCED_GRAYSCALE_2 if halved == 2 else 0)
-    pixels = None
-    if image_format == "PNG":
+    if image_format == "PNG" and str(path).isascii():
         # From the file, not from its bytes read first: a 600 dpi scan's 40 MB of them stayed
         # in memory while it was decoded (its peak 235 MB, now 192). Not a TIFF: OpenCV's
-        # imread fails on one its orientation turns, and on the others saved nothing.
+        # imread fails on one its orientation turns, and on the others saved nothing. Nor a
+        # path OpenCV may not open (one not in ASCII, on Windows).
         pixels = cv2.imread(str(path), flags)
-    if pixels is None:  # or a path OpenCV cannot open (one not in ASCII, on Windows)
+    else:
         try:
             pixels = cv2.imdecode(np.fromfile(path, np.uint8), flags)
         except OSError:
