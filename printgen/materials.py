@@ -101,6 +101,10 @@ class ScoreOptions:
 @dataclass(frozen=True)
 class PhotoOptions:
     annotate: Path | None = None
+    # The rectified sheet with nothing drawn on it, as a PNG (the web page's crops of unsure
+    # cells: the annotated picture writes each cell's reading over the gap above it, which the
+    # crop of the cell above took in).
+    plain: Path | None = None
     partial: bool = False
     # The players' names, near edge first (`--players`); None: placeholders.
     players: tuple[str, ...] | None = None

@@ -133,6 +133,26 @@ def test_cli_prints_the_sheet_the_referee_accepts(
         assert image.size == (round(geometry.width * PX_PER_MM), round(geometry.height * PX_PER_MM))
 
 
+def test_the_plain_picture_is_the_annotated_one_with_nothing_drawn(
+    upside_down: photo_corpus.CorpusPhoto, tmp_path: Path
+) -> None:
+    """The web page cuts its crops of unsure cells from the plain picture: the same sheet at the
+    same scale, in grey, without the readings the annotated picture writes above each cell."""
+    import numpy as np
+    from PIL import Image
+
+    annotated, plain = tmp_path / "annotated.png", tmp_path / "plain.png"
+    read_photo(upside_down.path, PhotoOptions(annotate=annotated, plain=plain))
+    with Image.open(annotated) as a, Image.open(plain) as p:
+        assert p.mode == "L" and p.size == a.size
+        drawn, bare = np.asarray(a.convert("RGB")).astype(int), np.asarray(p).astype(int)
+    # Where the annotated picture drew nothing (its pixels grey), it is the plain one.
+    untouched = (drawn.max(axis=2) == drawn.min(axis=2)) & (drawn[..., 0] > 0)
+    assert untouched.mean() > 0.8
+    assert np.abs(drawn[..., 0][untouched] - bare[untouched]).max() <= 1
+    assert (drawn.max(axis=2) - drawn.min(axis=2) > 60).sum() > 1000  # the readings drawn
+
+
 def test_json_output_lists_unsure_cells(
     upside_down: photo_corpus.CorpusPhoto, runner: CliRunner
 ) -> None:

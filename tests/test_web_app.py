@@ -1005,7 +1005,13 @@ def test_each_unsure_cell_has_an_upright_crop_and_its_two_readings(
         assert name and src, row
         import base64
 
-        crops[name.group(1)] = Image.open(io.BytesIO(base64.b64decode(src.group(1)))).convert("L")
+        colour = Image.open(io.BytesIO(base64.b64decode(src.group(1)))).convert("RGB")
+        # Cut from the plain picture: no reading written above the square below shows in it,
+        # and the cell is framed in red as the annotated picture frames it.
+        pixels = list(colour.get_flattened_data())
+        assert not [p for p in pixels if p[1] > 100 and p[0] < 80 and p[2] < 80], name.group(1)
+        assert [p for p in pixels if p[0] > 180 and p[1] < 80 and p[2] < 80], name.group(1)
+        crops[name.group(1)] = colour.convert("L")
         buttons = re.findall(r'<button type="submit" name="pick" value="([^"]+)"', row)
         assert len(buttons) == 2
     assert re.findall(r'name="pick" value="(square\|Air\|1\|3=\d)"', page) == [

@@ -128,11 +128,15 @@ class FakeReport:
         return "read"
 
 
+LABEL_GREEN = (0, 150, 0)  # a sure reading's label on the annotated picture
+
+
 @dataclass
 class FakeReader:
     """Stands in for the photo reader: answers each photo with `sheet` and `unsure`, draws an
-    annotated picture of the sheet's size with each unsure cell's top half black, and notes
-    what it was given."""
+    annotated picture of the sheet's size with each unsure cell's top half black and a green
+    label above every square (as the reader writes each reading there), and the same plain,
+    without the labels; and notes what it was given."""
 
     sheet: dict[str, Any] = field(default_factory=as_read)
     unsure: list[dict[str, Any]] = field(default_factory=list)
@@ -150,7 +154,9 @@ class FakeReader:
         if self.error is not None:
             raise self.error
         if options.annotate is not None:
-            self.draw(Path(options.annotate))
+            self.draw(Path(options.annotate), labels=True)
+        if options.plain is not None:
+            self.draw(Path(options.plain), labels=False)
         data = {
             "game": "one-page-war",
             "sheet_id": self.sheet_id,
@@ -163,7 +169,7 @@ class FakeReader:
         }
         return FakeReport(data)
 
-    def draw(self, target: Path) -> None:
+    def draw(self, target: Path, labels: bool) -> None:
         from PIL import ImageDraw
 
         from printgen.games.one_page_war.geometry import Kind, Side, sheet_geometry
@@ -182,4 +188,8 @@ class FakeReader:
             e = geometry.find(Kind(cell["kind"]), cell["arena"], side, cell["index"])
             x0, y0 = e.x * PX_PER_MM, e.y * PX_PER_MM
             draw.rectangle((x0, y0, x0 + e.w * PX_PER_MM, y0 + e.h * PX_PER_MM / 2), "black")
+        for e in geometry.elements if labels else ():
+            if e.kind is Kind.SQUARE:  # from 0.5 to 2.3 mm above the square, as cv2 writes it
+                x0, y0 = e.x * PX_PER_MM, e.y * PX_PER_MM
+                draw.rectangle((x0, y0 - 14, x0 + 30, y0 - 3), LABEL_GREEN)
         picture.save(target, "PNG")

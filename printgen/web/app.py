@@ -479,17 +479,17 @@ def _read_photo(
     """A staged photo (or a page of a scan) read and scored; Refused when it cannot be read,
     BlankPage when it is a blank page of a scan."""
     annotated = photo_path.parent.parent / f"annotated-{page or 1}.png"
+    plain = photo_path.parent.parent / f"plain-{page or 1}.png"
+    options = PhotoOptions(annotate=annotated, plain=plain, partial=True, page=page)
     try:
         with settings.photo_slots:
-            report = settings.read_photo(
-                photo_path, PhotoOptions(annotate=annotated, partial=True, page=page)
-            )
+            report = settings.read_photo(photo_path, options)
     except BlankPage:
         raise
     except PrintgenError as error:
         shown = str(error).replace(f"{photo_path.parent}/", "")
         raise Refused(UNPROCESSABLE, public(shown)) from None
-    photo = photo_sheet(report, shown_as, annotated)
+    photo = photo_sheet(report, shown_as, annotated, plain)
     corrections = first_corrections(photo, names)
     if corrections.problems:
         corrections = first_corrections(photo, ("", ""))

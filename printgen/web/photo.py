@@ -6,8 +6,9 @@ What the photo reader's report gives in `to_json()` (printgen.games.one_page_war
 "sheet" (the sheet as read, in the typed-in format), "unsure" (each reading below the confidence
 threshold: kind, arena, player, 0-based index, reading, second), "advice", "layout", "paper"
 and "stakes" (what the unsure cells can change: reader/stakes.py).
-The annotated picture it writes is the rectified sheet at a fixed scale, so a cell's box in the
-sheet's geometry (mm, printgen.games.one_page_war.geometry) is its place in the picture too."""
+The annotated picture it writes, and the plain one the crops are cut from, are the rectified sheet
+at a fixed scale, so a cell's box in the sheet's geometry (mm, printgen.games.one_page_war.geometry)
+is its place in the pictures too."""
 
 from __future__ import annotations
 
@@ -28,8 +29,10 @@ SQUARE_VALUE = re.compile(r"^(\d{1,2}|\*|_)$")
 MAX_NAME = 40
 # A crop shows the cell and this much of the sheet around it (share of the cell's size).
 CROP_MARGIN = 0.12
-LABEL_CLEARANCE_MM = 0.4
 CROP_HEIGHT_PX = 120
+# The cell's own frame on its crop, as the annotated picture draws an unsure cell's.
+FRAME_RGB = (230, 0, 0)
+FRAME_PX = 2
 IMAGE_QUALITY = 82
 
 
@@ -133,7 +136,12 @@ class PhotoSheet:
         return len(self.image) + sum(len(c.crop) for c in self.cells) + 4096
 
 
-def photo_sheet(report: ScoreReport, photo_name: str, annotated: Path | None) -> PhotoSheet:
+def photo_sheet(
+    report: ScoreReport, photo_name: str, annotated: Path | None, plain: Path | None
+) -> PhotoSheet:
+    """The sheet as read, its annotated picture (`annotated`) and each unsure cell's crop, cut
+    from the `plain` picture: cut from the annotated one, a crop showed the reading written
+    above the cell below it."""
     data = report.to_json()
     sheet = data.get("sheet")
     sheet = dict(sheet) if isinstance(sheet, Mapping) else {}
@@ -143,6 +151,7 @@ def photo_sheet(report: ScoreReport, photo_name: str, annotated: Path | None) ->
     if annotated is not None and annotated.is_file():
         image, cells = _pictures(
             annotated,
+            plain if plain is not None and plain.is_file() else None,
             cells,
             str(data.get("layout")),
             str(data.get("paper")),
@@ -182,28 +191,37 @@ def _cell(entry: Mapping[str, Any], players: tuple[str, ...]) -> Cell:
 
 
 def _pictures(
-    annotated: Path, cells: tuple[Cell, ...], layout: str, paper: str, advice: tuple[str, ...]
+    annotated: Path,
+    plain: Path | None,
+    cells: tuple[Cell, ...],
+    layout: str,
+    paper: str,
+    advice: tuple[str, ...],
 ) -> tuple[bytes, tuple[Cell, ...]]:
-    """The annotated sheet as a JPEG, and each cell with its crop, turned as it was written (the
+    """The annotated sheet as a JPEG, and each cell with its crop from the `plain` picture (none
+    without it), framed as the annotated picture frames it and turned as it was written (the
     reader's `advice` says when a side was written the other way up)."""
     from dataclasses import replace
 
-    from PIL import Image
+    from PIL import Image, ImageDraw
 
     from printgen.games.one_page_war.geometry import Kind, Side, sheet_geometry
     from printgen.games.one_page_war.reader.cells import TURNED_NOTE
     from printgen.render.units import Paper
 
+    with Image.open(annotated) as opened:
+        picture = opened.convert("RGB")
+    if plain is None:
+        return _jpeg(picture), cells
+    with Image.open(plain) as opened:
+        sheet = opened.convert("RGB")
     turned = {
         side
         for side, name in ((Side.FIRST, "near"), (Side.SECOND, "far"))
         if TURNED_NOTE.format(side=name) in advice
     }
-
-    with Image.open(annotated) as opened:
-        picture = opened.convert("RGB")
     geometry = sheet_geometry(layout, Paper(paper))
-    scale = picture.width / geometry.width
+    scale = sheet.width / geometry.width
     cropped = []
     for cell in cells:
         side = None if cell.side is None else (Side.FIRST, Side.SECOND)[cell.side]
@@ -213,14 +231,20 @@ def _pictures(
             cropped.append(cell)
             continue
         margin = CROP_MARGIN * min(e.w, e.h)
-        # Above a cell (on the page) the picture writes its reading: leave that out.
         box = (
             max(0, round((e.x - margin) * scale)),
-            max(0, round((e.y - LABEL_CLEARANCE_MM) * scale)),
-            min(picture.width, round((e.x + e.w + margin) * scale)),
-            min(picture.height, round((e.y + e.h + margin) * scale)),
+            max(0, round((e.y - margin) * scale)),
+            min(sheet.width, round((e.x + e.w + margin) * scale)),
+            min(sheet.height, round((e.y + e.h + margin) * scale)),
         )
-        crop = picture.crop(box)
+        crop = sheet.crop(box)
+        frame = (
+            round(e.x * scale) - box[0],
+            round(e.y * scale) - box[1],
+            round((e.x + e.w) * scale) - box[0],
+            round((e.y + e.h) * scale) - box[1],
+        )
+        ImageDraw.Draw(crop).rectangle(frame, outline=FRAME_RGB, width=FRAME_PX)
         if e.upside_down != (e.side in turned):
             crop = crop.rotate(180)
         ratio = CROP_HEIGHT_PX / max(1, crop.height)

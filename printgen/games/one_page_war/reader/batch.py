@@ -127,7 +127,7 @@ def read_photos(
     workers: int | None = None,
 ) -> tuple[PhotoResult, ...]:
     """Every photo's result, in the order given. Several photos are read on every core."""
-    options = replace(options, annotate=None) if len(paths) > 1 else options
+    options = replace(options, annotate=None, plain=None) if len(paths) > 1 else options
     workers = min(workers or cores(), len(paths))
     results: dict[int, PhotoResult] = {}
     if workers <= 1:

@@ -34,6 +34,7 @@ from printgen.games.one_page_war.reader.report import (
     players_for,
     sheet_mapping,
     sheet_toml,
+    write_plain,
 )
 from printgen.games.one_page_war.reader.start import HeadStart
 from printgen.games.one_page_war.sheet import Mode
@@ -173,6 +174,8 @@ def read_photo(path: Path, options: PhotoOptions, started: HeadStart | None = No
     at_stake = _stakes(reading, score, mode)
     if options.annotate is not None:
         annotate(result.rectified, reading, options.annotate)
+    if options.plain is not None:
+        write_plain(result.rectified, options.plain)
     return PhotoReport(
         source=source,
         tag=located.tag,

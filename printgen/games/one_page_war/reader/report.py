@@ -273,8 +273,7 @@ def _mark(value: str) -> str:
 
 
 def annotate(rectified: np.ndarray, reading: SheetReading, path: Path) -> None:
-    """The rectified sheet with each reading beside its cell; unsure cells highlighted. Written
-    atomically, so a failed write leaves nothing behind."""
+    """The rectified sheet with each reading beside its cell; unsure cells highlighted."""
     image = cv2.cvtColor(rectified, cv2.COLOR_GRAY2BGR)
     overlay = image.copy()
     for r in reading.all:
@@ -304,6 +303,16 @@ def annotate(rectified: np.ndarray, reading: SheetReading, path: Path) -> None:
             2,
             cv2.LINE_AA,
         )
+    _write_png(image, path)
+
+
+def write_plain(rectified: np.ndarray, path: Path) -> None:
+    """The rectified sheet as read, nothing drawn on it, at the annotated picture's scale."""
+    _write_png(rectified, path)
+
+
+def _write_png(image: np.ndarray, path: Path) -> None:
+    """Written atomically, so a failed write leaves nothing behind."""
     ok, data = cv2.imencode(".png", image)
     if not ok:
         raise OutputError(f"{path}: cannot encode the picture as PNG")
