@@ -123,9 +123,18 @@ STYLES: dict[str, tuple[int, list[list[tuple[float, float]]]]] = {
 def styled(name: str, count: int, seed: int) -> Marks:
     """The shape `STYLES[name]` written `count` times by held-out writers, one each, into
     random squares, photographed."""
-    label, strokes = STYLES[name]
+    found = (
+        digits.features(digits.significant_ink(ink)) for ink in styled_squares(name, count, seed)
+    )
+    rows = [row for row in found if row is not None]
+    return Marks(np.stack(rows), np.full(len(rows), STYLES[name][0]))
+
+
+def styled_squares(name: str, count: int, seed: int) -> list[np.ndarray]:
+    """The ink maps of the squares `styled` reads (as the reader crops a square's inside)."""
+    strokes = STYLES[name][1]
     rng = np.random.default_rng([seed, 78])
-    rows = []
+    inks = []
     for i in range(count):
         hand = replace(hw.writer(seed * 100_000 + i, held_out=True), font=None)
 
@@ -134,11 +143,10 @@ def styled(name: str, count: int, seed: int) -> Marks:
         ) -> np.ndarray:
             return hw.draw_shape(strokes, size, hand, r, box)
 
-        ink = views.view(views.random_box("square", rng), write, views.random_camera(rng), rng)
-        row = digits.features(digits.significant_ink(ink))
-        if row is not None:
-            rows.append(row)
-    return Marks(np.stack(rows), np.full(len(rows), label))
+        inks.append(
+            views.view(views.random_box("square", rng), write, views.random_camera(rng), rng)
+        )
+    return inks
 
 
 def written(

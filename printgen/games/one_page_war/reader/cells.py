@@ -253,6 +253,9 @@ class _Asked:
     whole: int | None  # index of its row in the batch, None when the patch holds no ink
     halves: tuple[int, int] | None
     faint: bool = False  # the marks are only above digits.FAINT_FLOOR: never a sure reading
+    # An unsure square's mark read without the line under it, where it has one: probabilities
+    # (`without_underlines`).
+    bare: np.ndarray | None = None
 
 
 # A faint mark this tall (mm) is writing, not a shadow's edge or a speck (empty cells show
@@ -536,6 +539,63 @@ def joined_doubt(reading: Reading, joined: tuple[str, float] | None) -> Reading:
     other, surely = joined
     doubted = reading.doubt(JOINED_WHY.format(other=in_words(other)))
     return doubted if other == "?" else offering(doubted, other, surely)
+
+
+# Players underline a 6 (and a 9) to tell it apart whichever way up it is read. Read with the
+# line, an underlined 6 is seldom sure: 3 % of held-out writers' accepted, none wrongly. Read
+# without it, it reads as a plain 6. But a 5 with a flat foot is such a line too, and without
+# it reads as 6; so the reading without the line only confirms a 6 the mark already reads as,
+# and where it reads 6 and the mark does not, the square is unsure. Not so for a 9: a 2's flat
+# base is such a line, and without it a 2 reads as 9 at 0.9998; the sheet holds no 9 but the
+# solo player's (docs/reader.md, "Underlined").
+UNDERLINE_WHY = "read without the line under it (an underlined 6?), it is 6"
+
+
+def without_underlines(
+    asked: list[_Asked], p: np.ndarray, model: digits.Model
+) -> tuple[list[_Asked], np.ndarray]:
+    """The squares read unsure (rows of `p`) whose mark has a line under it, read again without
+    it (in one batch, as most sheets hold none); where both readings are 6, `p` holds the one
+    without the line: how sure a 6 it is once the line is left out."""
+    where, rows = [], []
+    for i, a in enumerate(asked):
+        if a.whole is None or a.halves is not None:
+            continue
+        row = p[a.whole]
+        if row.max() >= model.threshold_for(digits.CLASSES[int(row.argmax())]):
+            continue  # sure: an underlined 6 is never read surely as another digit
+        bare = digits.without_underline(a.marks)
+        features = None if bare is None else digits.features(bare)
+        if features is not None:
+            where.append(i)
+            rows.append(features)
+    if not rows:
+        return asked, p
+    six = digits.CLASSES.index("6")
+    asked = list(asked)
+    for i, bare_row in zip(where, digits.classify(rows, model), strict=True):
+        a = asked[i]
+        if int(p[a.whole].argmax()) == six == int(bare_row.argmax()):
+            p[a.whole] = bare_row
+        asked[i] = replace(a, bare=bare_row)
+    return asked, p
+
+
+def underlined_as_six(asked: list[_Asked]) -> list[float | None]:
+    """For each square whose mark reads as 6 without the line under it: how surely; else None."""
+    six = digits.CLASSES.index("6")
+    return [
+        float(a.bare[six]) if a.bare is not None and int(a.bare.argmax()) == six else None
+        for a in asked
+    ]
+
+
+def underline_doubt(reading: Reading, six: float | None) -> Reading:
+    """`reading` made unsure where its mark reads as 6 without the line under it (`six`: how
+    surely) and as something else with it; the 6 is then offered beside it."""
+    if six is None or reading.value == "6":
+        return reading
+    return offering(reading.doubt(UNDERLINE_WHY), "6", six)
 
 
 def _ask(patch: np.ndarray, rows: list[np.ndarray], two_digits: bool) -> _Asked:
@@ -823,7 +883,9 @@ def _asked(
     rows: list[np.ndarray] = []
     asked_squares = [_ask(patch, rows, two_digits=True) for patch in squares]
     asked_allies = [_ask(patch, rows, two_digits=False) for patch in allies]
-    return asked_squares, asked_allies, digits.classify(rows, using)
+    p = digits.classify(rows, using)
+    asked_squares, p = without_underlines(asked_squares, p, using or digits.model())
+    return asked_squares, asked_allies, p
 
 
 def _asked_with_turned_sample(
@@ -841,7 +903,8 @@ def _asked_with_turned_sample(
     sample = turned_sample(cells, asked_squares)
     rows.extend(_turned_features(asked_squares[i].marks) for i in sample)
     p = digits.classify(rows, model)
-    return asked_squares, asked_allies, p[:usual], dict(zip(sample, p[usual:], strict=True))
+    asked_squares, usual_p = without_underlines(asked_squares, p[:usual], model)
+    return asked_squares, asked_allies, usual_p, dict(zip(sample, p[usual:], strict=True))
 
 
 def square_candidates(patch: np.ndarray, using: digits.Model | None = None) -> dict[str, float]:
@@ -1329,6 +1392,9 @@ def read_sheet(
     squares = tuple(
         joined_doubt(r, other)
         for r, other in zip(squares, joined_readings(asked, model), strict=True)
+    )
+    squares = tuple(
+        underline_doubt(r, six) for r, six in zip(squares, underlined_as_six(asked), strict=True)
     )
     squares = tuple(
         cut_doubt(r, wide)

@@ -119,6 +119,90 @@ def _flush(part: np.ndarray, upright: bool) -> float:
     return float(on_edge) / max(int(rows), 1)
 
 
+def without_underline(marks: Marks) -> Marks | None:
+    """The marks without a line drawn under them, where there is one (players mark a 6 apart
+    from a 9 so; read with it, an underlined 6 reads unsure); None where there is none. The
+    line: a straight stroke along the mark's bottom, as wide as half the mark at least, with
+    paper right above it along most of its length, whether apart from the mark or touching it.
+    A 2's base or a 5's flat foot is such a line too: what the mark reads without it is for the
+    caller to weigh."""
+    if not marks.boxes:
+        return None
+    x0 = min(x for x, _, _, _ in marks.boxes)
+    y0 = min(y for _, y, _, _ in marks.boxes)
+    x1 = max(x + w for x, _, w, _ in marks.boxes)
+    y1 = max(y + h for _, y, _, h in marks.boxes)
+    mask = marks.mask[y0:y1, x0:x1]
+    h, w = mask.shape
+    lowest = h - 1 - np.argmax(mask[::-1], axis=0)  # each column's lowest ink (h - 1: none)
+    along = mask[lowest, np.arange(w)] & (lowest >= h - max(3, round(UNDERLINE_BAND * h)))
+    found = np.flatnonzero(along)
+    if len(found) < UNDERLINE_WIDE * w:
+        return None
+    # Most marks end here, cheaply: a round bottom sags between its ends, a line does not.
+    first, middle, last = lowest[found[[0, len(found) // 2, -1]]].tolist()
+    if abs(middle - (first + last) / 2) > 2 + UNDERLINE_SAG * (found[-1] - found[0]):
+        return None
+    start, stop = _longest_run(along)
+    if stop - start < UNDERLINE_WIDE * w:
+        return None
+    columns = np.arange(start, stop)
+    low = lowest[start:stop]
+    # Each column's ink from its lowest pixel up, unbroken: the line's own thickness where
+    # paper lies above it, more where the mark above touches it.
+    rows = np.arange(h)[:, None]
+    paper = np.where(~mask[:, start:stop] & (rows <= low), rows, -1).max(axis=0)
+    runs = low - paper
+    thick = float(np.median(runs))
+    clear = runs <= 1.5 * thick + 1
+    # Straight: a round bottom (a 0's, an 8's) curves up away from a line through it.
+    across = columns - columns.mean()
+    slope = float(across @ (low - low.mean())) / float(across @ across)
+    straying = float(np.abs(low - low.mean() - slope * across).max())
+    if (
+        clear.mean() < UNDERLINE_CLEAR
+        or abs(slope) > UNDERLINE_SLOPE
+        or straying > max(1.5, UNDERLINE_STRAY * thick)
+    ):
+        return None
+    bare = mask.copy()
+    # The line's own pixels: up from each column's lowest ink, as thick as the line.
+    bare[:, start:stop] &= ~(
+        (rows > low - np.minimum(runs, round(1.5 * thick + 1))) & (rows <= low)
+    )
+    left = np.nonzero(bare.any(axis=1))[0]
+    if left.size == 0 or left[-1] - left[0] + 1 < UNDERLINE_TALLER * thick:
+        return None
+    full = np.zeros_like(marks.mask)
+    full[y0:y1, x0:x1] = bare
+    count, _, stats, _ = cv2.connectedComponentsWithStats(full.view(np.uint8), connectivity=8)
+    dust = max(4, int(0.0015 * full.size))
+    boxes = sorted((x, y, bw, bh) for x, y, bw, bh, area in stats.tolist()[1:] if area >= dust)
+    return replace(marks, mask=full, boxes=tuple(boxes)) if boxes else None
+
+
+def _longest_run(flags: np.ndarray) -> tuple[int, int]:
+    """The longest stretch of True in `flags` (which holds one), as (start, stop)."""
+    edges = np.diff(np.concatenate(([0], flags.view(np.int8), [0])))
+    starts, stops = np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0]
+    longest = int(np.argmax(stops - starts))
+    return int(starts[longest]), int(stops[longest])
+
+
+# An underline lies in the mark's lowest UNDERLINE_BAND of its height, spans at least
+# UNDERLINE_WIDE of its width, has paper right above its thickness along UNDERLINE_CLEAR of its
+# length, runs straight (at most UNDERLINE_SLOPE steep, its underside nowhere further than
+# UNDERLINE_STRAY of its thickness, or 1.5 pixels, from a straight line), and what stands above
+# it is UNDERLINE_TALLER times its thickness at least.
+UNDERLINE_BAND = 0.22
+UNDERLINE_WIDE = 0.5
+UNDERLINE_CLEAR = 0.7
+UNDERLINE_SLOPE = 0.2
+UNDERLINE_STRAY = 0.5
+UNDERLINE_TALLER = 3.0
+UNDERLINE_SAG = 0.04  # of its length, besides 2 pixels: how far its middle may sag or bow
+
+
 def stroke_width(mask: np.ndarray) -> float:
     """The mean width of the strokes of a mask, in pixels: twice its area over its outline."""
     contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
