@@ -67,12 +67,13 @@ def test_an_empty_patch_has_no_underline() -> None:
     assert digits.without_underline(digits.significant_ink(np.zeros((SIZE, SIZE)))) is None
 
 
-def test_real_digits_with_a_round_or_pointed_foot_have_no_underline() -> None:
-    """Of the held-out real digits written into squares, only those whose foot is a flat stroke
-    (a 2's base, a 5's or a 1's foot) may have a line found under them."""
+def test_a_line_is_found_under_flat_footed_real_digits_and_seldom_under_others() -> None:
+    """Of the held-out real digits written into squares, a line is found under a 2's flat base
+    now and then, and seldom under any other digit (on the 600 of the measure part: 15 of 60 2s,
+    at most 3 of 60 of any other)."""
     real = real_digits.test_sample()
     rng = np.random.default_rng([5, 77])
-    found: dict[int, int] = {}
+    found = dict.fromkeys(range(10), 0)
     for i in range(len(real)):
         pen = real_digits.random_pen(rng)
 
@@ -87,9 +88,11 @@ def test_real_digits_with_a_round_or_pointed_foot_have_no_underline() -> None:
 
         ink = views.view(views.random_box("square", rng), write, views.random_camera(rng), rng)
         if digits.without_underline(digits.significant_ink(ink)) is not None:
-            label = int(real.labels[i])
-            found[label] = found.get(label, 0) + 1
-    assert set(found) <= {1, 2, 5}, found
+            found[int(real.labels[i])] += 1
+    others = sum(n for label, n in found.items() if label != 2)
+    per_digit = len(real) // 10
+    assert found[2] >= 1, found
+    assert others <= 0.02 * (len(real) - per_digit), found
 
 
 def _read_as_on_a_sheet(patches: list[np.ndarray]) -> list[Reading]:
@@ -117,7 +120,7 @@ def test_underlined_sixes_of_held_out_writers_are_read_and_never_wrongly() -> No
     readings = _read_as_on_a_sheet(patches)
     accepted = [r.value for r in readings if not r.unsure]
     assert set(accepted) <= {"6"}, accepted
-    assert len(accepted) >= 0.1 * len(readings), (len(accepted), len(readings))
+    assert len(accepted) >= 0.25 * len(readings), (len(accepted), len(readings))
 
 
 def test_a_mark_read_as_a_6_without_its_underline_and_as_another_digit_with_it_is_unsure() -> None:

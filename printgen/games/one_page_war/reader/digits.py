@@ -123,9 +123,9 @@ def without_underline(marks: Marks) -> Marks | None:
     """The marks without a line drawn under them, where there is one (players mark a 6 apart
     from a 9 so; read with it, an underlined 6 reads unsure); None where there is none. The
     line: a straight stroke along the mark's bottom, as wide as half the mark at least, with
-    paper right above it along most of its length, whether apart from the mark or touching it.
-    A 2's base or a 5's flat foot is such a line too: what the mark reads without it is for the
-    caller to weigh."""
+    paper right above it along half its length at least, whether apart from the mark or
+    touching it. A 2's base or a 5's flat foot is such a line too: what the mark reads without
+    it is for the caller to weigh."""
     if not marks.boxes:
         return None
     x0 = min(x for x, _, _, _ in marks.boxes)
@@ -196,8 +196,8 @@ def _longest_run(flags: np.ndarray) -> tuple[int, int]:
 # it is UNDERLINE_TALLER times its thickness at least.
 UNDERLINE_BAND = 0.22
 UNDERLINE_WIDE = 0.5
-UNDERLINE_CLEAR = 0.7
-UNDERLINE_SLOPE = 0.2
+UNDERLINE_CLEAR = 0.5
+UNDERLINE_SLOPE = 0.3
 UNDERLINE_STRAY = 0.5
 UNDERLINE_TALLER = 3.0
 UNDERLINE_SAG = 0.04  # of its length, besides 2 pixels: how far its middle may sag or bow
