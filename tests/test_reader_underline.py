@@ -17,7 +17,7 @@ from printgen.games.one_page_war.reader.cells import Reading
 from printgen.render.units import Paper
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from training import measure_digits, real_digits, views  # noqa: E402
+from training import measure_digits, real_digits  # noqa: E402
 
 SIZE = 72
 
@@ -72,23 +72,10 @@ def test_a_line_is_found_under_flat_footed_real_digits_and_seldom_under_others()
     now and then, and seldom under any other digit (on the 600 of the measure part: 15 of 60 2s,
     at most 3 of 60 of any other)."""
     real = real_digits.test_sample()
-    rng = np.random.default_rng([5, 77])
     found = dict.fromkeys(range(10), 0)
-    for i in range(len(real)):
-        pen = real_digits.random_pen(rng)
-
-        def write(
-            size: tuple[int, int],
-            box: views.Inner,
-            r: np.random.Generator,
-            i: int = i,
-            pen: real_digits.Pen = pen,
-        ) -> np.ndarray:
-            return real_digits.write_digit(real.images[i], real.skeleton(i), size, box, pen, r)
-
-        ink = views.view(views.random_box("square", rng), write, views.random_camera(rng), rng)
+    for ink, label in measure_digits.written_squares(real, 1, seed=5):
         if digits.without_underline(digits.significant_ink(ink)) is not None:
-            found[int(real.labels[i])] += 1
+            found[label] += 1
     others = sum(n for label, n in found.items() if label != 2)
     per_digit = len(real) // 10
     assert found[2] >= 1, found

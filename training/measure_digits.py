@@ -156,8 +156,25 @@ def written(
     pen_of: Callable[[np.random.Generator], real_digits.Pen] = real_digits.random_pen,
 ) -> Marks:
     """Each digit of `real` written into `per_digit` random squares, photographed."""
-    rng = np.random.default_rng([seed, 77])
     rows, labels = [], []
+    for ink, label in written_squares(real, per_digit, seed, pen_of):
+        row = digits.features(digits.significant_ink(ink))
+        if row is not None:
+            rows.append(row)
+            labels.append(label)
+    return Marks(np.stack(rows), np.array(labels))
+
+
+def written_squares(
+    real: real_digits.RealDigits,
+    per_digit: int,
+    seed: int,
+    pen_of: Callable[[np.random.Generator], real_digits.Pen] = real_digits.random_pen,
+) -> list[tuple[np.ndarray, int]]:
+    """The ink maps of the squares `written` reads (as the reader crops a square's inside),
+    each with its digit."""
+    rng = np.random.default_rng([seed, 77])
+    squares = []
     for i in range(len(real)):
         for _ in range(per_digit):
             pen = pen_of(rng)
@@ -172,12 +189,10 @@ def written(
                 return real_digits.write_digit(real.images[i], real.skeleton(i), size, box, pen, r)
 
             box = views.random_box("square", rng)
-            ink = views.view(box, write, views.random_camera(rng), rng)
-            row = digits.features(digits.significant_ink(ink))
-            if row is not None:
-                rows.append(row)
-                labels.append(int(real.labels[i]))
-    return Marks(np.stack(rows), np.array(labels))
+            squares.append(
+                (views.view(box, write, views.random_camera(rng), rng), int(real.labels[i]))
+            )
+    return squares
 
 
 def plain(real: real_digits.RealDigits, seed: int) -> Marks:

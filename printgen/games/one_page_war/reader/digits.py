@@ -119,6 +119,16 @@ def _flush(part: np.ndarray, upright: bool) -> float:
     return float(on_edge) / max(int(rows), 1)
 
 
+def bounds(marks: Marks) -> tuple[int, int, int, int]:
+    """The box around all of the marks' parts (which it must have): x0, y0, x1, y1. The mask is
+    the union of its parts, so their boxes bound it (np.nonzero cost more)."""
+    x0 = min(x for x, _, _, _ in marks.boxes)
+    y0 = min(y for _, y, _, _ in marks.boxes)
+    x1 = max(x + w for x, _, w, _ in marks.boxes)
+    y1 = max(y + h for _, y, _, h in marks.boxes)
+    return x0, y0, x1, y1
+
+
 def without_underline(marks: Marks) -> Marks | None:
     """The marks without a line drawn under them, where there is one (players mark a 6 apart
     from a 9 so; read with it, an underlined 6 reads unsure); None where there is none. The
@@ -128,10 +138,7 @@ def without_underline(marks: Marks) -> Marks | None:
     it is for the caller to weigh."""
     if not marks.boxes:
         return None
-    x0 = min(x for x, _, _, _ in marks.boxes)
-    y0 = min(y for _, y, _, _ in marks.boxes)
-    x1 = max(x + w for x, _, w, _ in marks.boxes)
-    y1 = max(y + h for _, y, _, h in marks.boxes)
+    x0, y0, x1, y1 = bounds(marks)
     mask = marks.mask[y0:y1, x0:x1]
     h, w = mask.shape
     lowest = h - 1 - np.argmax(mask[::-1], axis=0)  # each column's lowest ink (h - 1: none)
@@ -218,11 +225,7 @@ def features(marks: Marks) -> np.ndarray | None:
     no significant ink."""
     if not marks.boxes:
         return None
-    # The mask is the union of its parts: their boxes bound it (np.nonzero cost more).
-    x0 = min(x for x, _, _, _ in marks.boxes)
-    y0 = min(y for _, y, _, _ in marks.boxes)
-    x1 = max(x + w for x, _, w, _ in marks.boxes)
-    y1 = max(y + h for _, y, _, h in marks.boxes)
+    x0, y0, x1, y1 = bounds(marks)
     # The kept parts with their soft edges (a pixel beyond the mask), nothing else; the soft
     # edge beyond the bounds is cut off either way, so only the bounds are dilated.
     inside = marks.mask[y0:y1, x0:x1]
