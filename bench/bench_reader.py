@@ -3,6 +3,7 @@ recogniser never saw.
 
     .venv/bin/python bench/bench_reader.py [--set SET] (real, drawn, stress, faint, big, small,
                                                          upright, rubbed, struck, skips,
+                                                         underlined,
                                                          semeion, optdigits, unipen,
                                                          printers,
                                                          folded, crumpled, scans)
@@ -33,6 +34,8 @@ calibration):
   "Struck out with a pen");
 - `skips`: as `real`, every digit written with a pen that skips, one to three gaps of about
   1.2 mm in its strokes (docs/reader.md, "A pen that skips");
+- `underlined`: as `real`, every 6 and 9 with a line drawn under it, as players of games read
+  from every side mark them apart (docs/reader.md, "Underlined");
 - `semeion`, `optdigits`: as `real`, every digit by other writers than MNIST's, Italian and
   Turkish (training/other_hands.py; docs/reader.md, "Other hands");
 - `unipen`: as `real`, every digit by one of 462 writers of UNIPEN's tablet digits, which no
@@ -108,6 +111,7 @@ FIRST_SEED = {
     "rubbed": 9100,
     "skips": 9300,
     "struck": 10900,
+    "underlined": 11100,
     "semeion": 9500,
     "optdigits": 9700,
     "unipen": 9900,
@@ -130,6 +134,7 @@ REAL_SETS = (
     "rubbed",
     "struck",
     "skips",
+    "underlined",
     "printers",
     "folded",
     "crumpled",
@@ -239,6 +244,7 @@ def make_corpus(
             rubbed_out=1.0 if which == "rubbed" else 0.0,
             skips=1.0 if which == "skips" else 0.0,
             struck_out=1.0 if which == "struck" else 0.0,
+            underlined=1.0 if which == "underlined" else 0.0,
             printer=photo_corpus.random_printer(seed) if which == "printers" else None,
             scanner=scanner,
         )

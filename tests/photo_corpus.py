@@ -315,6 +315,7 @@ def fill_sheet(
     skips: float = 0.0,
     ink: tuple[float, float, float] | None = None,
     struck_out: float = 0.0,
+    underlined: float = 0.0,
 ) -> np.ndarray:
     """The blank sheet with each cell's truth written in by two writers (with `far_upright`, the
     far side's marks written the near player's way up, as a solo player may). With `real`, every
@@ -325,12 +326,14 @@ def fill_sheet(
     Armored support and Air raid ask (what an eraser leaves: 10 to 35 % of the ink, smudged).
     `skips`: the share of real numbers written with a pen that skips (1 to 3 gaps a digit).
     `ink`: every mark in that colour (RGB, 0 to 1) instead of the writers' black or blue.
-    `struck_out`: the share of real numbers corrected as a pen corrects them (`_struck_out`)."""
+    `struck_out`: the share of real numbers corrected as a pen corrects them (`_struck_out`).
+    `underlined`: the share of real 6s and 9s written with a line under them (`_underlined`)."""
     rng = np.random.default_rng([seed, 17])
     strike_rng = np.random.default_rng([seed, 31])
     real_rng = np.random.default_rng([seed, 19])
     rub_rng = np.random.default_rng([seed, 23])
     skip_rng = np.random.default_rng([seed, 29])
+    line_rng = np.random.default_rng([seed, 37])
     pens = {side: real_digits.random_pen(real_rng) for side in (Side.FIRST, Side.SECOND)}
     if pen is not None:
         pens = {side: pen for side in pens}
@@ -379,6 +382,8 @@ def fill_sheet(
                     ink = _real_number(
                         value, size, box, real, pens[side], real_rng, height, skipping
                     )
+                if value in ("6", "9") and line_rng.random() < underlined:
+                    ink = _underlined(ink, box, line_rng)
                 if rub_rng.random() < rubbed_out:
                     ink = np.maximum(ink, _rubbed_out(value, size, box, real, pens[side], rub_rng))
             else:
@@ -463,6 +468,31 @@ def _struck_out(
         end = (int(right + rng.uniform(0, reach)), int(b))
         cv2.line(old, start, end, level, thick, cv2.LINE_AA)
     return np.maximum(old, new)
+
+
+def _underlined(
+    ink: np.ndarray, box: tuple[float, float, float, float], rng: np.random.Generator
+) -> np.ndarray:
+    """`ink` (one digit) with a line drawn under it, as players mark a 6 apart from a 9: about
+    as wide as the digit or wider, level or nearly, as thick and dark as its strokes, a little
+    below it or touching it, kept inside `box`."""
+    mask = ink > 0.3
+    ys, xs = np.nonzero(mask)
+    if len(ys) == 0:
+        return ink
+    contours, _ = cv2.findContours(mask.view(np.uint8), cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    outline = sum(cv2.arcLength(c, True) for c in contours)
+    thick = max(1, round(2 * len(ys) / max(outline, 1.0)))
+    left, right, bottom = int(xs.min()), int(xs.max()), int(ys.max())
+    width = right - left
+    x0 = left - rng.uniform(-0.05, 0.25) * width
+    x1 = right + rng.uniform(-0.05, 0.25) * width
+    y = min(bottom + thick / 2 + rng.uniform(0.0, 0.12) * (bottom - int(ys.min())), box[3] - thick)
+    tilt = rng.normal(0, 0.04) * (x1 - x0)
+    line = np.zeros_like(ink)
+    ends = ((round(x0), round(y - tilt / 2)), (round(x1), round(y + tilt / 2)))
+    cv2.line(line, *ends, float(ink.max()), thick, cv2.LINE_AA)
+    return np.maximum(ink, line)
 
 
 def _skipped(
@@ -688,13 +718,15 @@ def make_photo(
     scanner: Scanner | None = None,
     ink: tuple[float, float, float] | None = None,
     struck_out: float = 0.0,
+    underlined: float = 0.0,
 ) -> CorpusPhoto:
     """A photo of a filled sheet; `version` photographs an earlier version of the layout, `pen`
     writes every real digit (with `real`) with that pen, `height` at that height (fill_sheet);
     `printer` prints the sheet before it is written on (black on white paper by default);
     `scanner` scans it instead of a phone photographing it (`shot` then only names its file
     format and JPEG quality for `save_photo`); `ink` writes every mark in that colour;
-    `struck_out`: the share of real numbers corrected with a pen (fill_sheet)."""
+    `struck_out`: the share of real numbers corrected with a pen, `underlined` of real 6s and 9s
+    written with a line under them (fill_sheet)."""
     rng = np.random.default_rng([seed, 99])
     mode = mode or str(rng.choice(["duel", "duel", "solo"]))
     paper = paper or (Paper.A4 if rng.random() < 0.6 else Paper.LETTER)
@@ -715,6 +747,7 @@ def make_photo(
         skips,
         ink,
         struck_out,
+        underlined,
     )
     if edit is not None:
         edit(sheet, sheet_geometry(blank.tag.layout, blank.tag.paper, blank.tag.version))

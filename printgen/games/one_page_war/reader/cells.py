@@ -253,9 +253,9 @@ class _Asked:
     whole: int | None  # index of its row in the batch, None when the patch holds no ink
     halves: tuple[int, int] | None
     faint: bool = False  # the marks are only above digits.FAINT_FLOOR: never a sure reading
-    # An unsure square's mark read without the line under it, where it has one: probabilities
-    # (`without_underlines`).
-    bare: np.ndarray | None = None
+    # Where the mark reads as 6 without the line under it (`without_underlines`): what it reads
+    # as with the line.
+    underlined: str | None = None
 
 
 # A faint mark this tall (mm) is writing, not a shadow's edge or a speck (empty cells show
@@ -543,20 +543,23 @@ def joined_doubt(reading: Reading, joined: tuple[str, float] | None) -> Reading:
 
 # Players underline a 6 (and a 9) to tell it apart whichever way up it is read. Read with the
 # line, an underlined 6 is seldom sure: 3 % of held-out writers' accepted, none wrongly. Read
-# without it, it reads as a plain 6. But a 5 with a flat foot is such a line too, and without
-# it reads as 6; so the reading without the line only confirms a 6 the mark already reads as,
-# and where it reads 6 and the mark does not, the square is unsure. Not so for a 9: a 2's flat
-# base is such a line, and without it a 2 reads as 9 at 0.9998; the sheet holds no 9 but the
-# solo player's (docs/reader.md, "Underlined").
-UNDERLINE_WHY = "read without the line under it (an underlined 6?), it is 6"
+# without it, it reads as a plain 6. But a 5's flat foot can be such a line too, and without it
+# the 5 can read as 6; so the reading without the line confirms a 6 the mark already reads as,
+# and where the mark reads as another value, the square is unsure, shown as the likelier of the
+# two looks taken alike. Not so for a 9: a 2's flat base is such a line, and without it a 2
+# reads as 9 at 0.9998; the sheet holds no 9 but the solo player's (docs/reader.md,
+# "Underlined").
+UNDERLINE_WHY = "it reads {other} with the line under it and 6 without (an underlined 6?)"
 
 
 def without_underlines(
     asked: list[_Asked], p: np.ndarray, model: digits.Model
 ) -> tuple[list[_Asked], np.ndarray]:
     """The squares read unsure (rows of `p`) whose mark has a line under it, read again without
-    it (in one batch, as most sheets hold none); where both readings are 6, `p` holds the one
-    without the line: how sure a 6 it is once the line is left out."""
+    it (in one batch, as most sheets hold none). Where that reads 6: if the mark read 6 too, `p`
+    holds the reading without the line (how sure a 6 it is once the line is left out); if not,
+    the mean of the two (either look may be the right one). Either way the square's
+    `underlined` says what it read with the line."""
     where, rows = [], []
     for i, a in enumerate(asked):
         if a.whole is None or a.halves is not None:
@@ -575,27 +578,27 @@ def without_underlines(
     asked = list(asked)
     for i, bare_row in zip(where, digits.classify(rows, model), strict=True):
         a = asked[i]
-        if int(p[a.whole].argmax()) == six == int(bare_row.argmax()):
-            p[a.whole] = bare_row
-        asked[i] = replace(a, bare=bare_row)
+        if int(bare_row.argmax()) != six:
+            continue
+        with_line = int(p[a.whole].argmax())
+        asked[i] = replace(a, underlined=square_value(digits.CLASSES[with_line]))
+        if with_line != six:
+            bare_row = (p[a.whole] + bare_row) / 2
+        p[a.whole] = bare_row
     return asked, p
 
 
-def underlined_as_six(asked: list[_Asked]) -> list[float | None]:
-    """For each square whose mark reads as 6 without the line under it: how surely; else None."""
-    six = digits.CLASSES.index("6")
-    return [
-        float(a.bare[six]) if a.bare is not None and int(a.bare.argmax()) == six else None
-        for a in asked
-    ]
-
-
-def underline_doubt(reading: Reading, six: float | None) -> Reading:
-    """`reading` made unsure where its mark reads as 6 without the line under it (`six`: how
-    surely) and as something else with it; the 6 is then offered beside it."""
-    if six is None or reading.value == "6":
+def underline_doubt(reading: Reading, with_line: str | None) -> Reading:
+    """`reading` made unsure where its mark reads as 6 without the line under it and as
+    `with_line` with it (`_Asked.underlined`); of the two, the one it is not shown as is offered
+    beside it, as likely as the two looks taken alike make it."""
+    if with_line in (None, "6"):
         return reading
-    return offering(reading.doubt(UNDERLINE_WHY), "6", six)
+    doubted = reading.doubt(UNDERLINE_WHY.format(other=in_words(with_line)))
+    other = with_line if reading.value == "6" else "6"
+    if other in ("?", "_"):
+        return doubted
+    return offering(doubted, other, dict(reading.candidates).get(other, 0.0))
 
 
 def _ask(patch: np.ndarray, rows: list[np.ndarray], two_digits: bool) -> _Asked:
@@ -1389,13 +1392,13 @@ def read_sheet(
         )
         for e, a in zip(square_cells, asked, strict=True)
     )
+    # A mark with a line under it is in pieces, and joined it reads as with its line: what it
+    # reads without is weighed instead (underline_doubt).
     squares = tuple(
-        joined_doubt(r, other)
-        for r, other in zip(squares, joined_readings(asked, model), strict=True)
+        joined_doubt(r, None if a.underlined else other)
+        for r, a, other in zip(squares, asked, joined_readings(asked, model), strict=True)
     )
-    squares = tuple(
-        underline_doubt(r, six) for r, six in zip(squares, underlined_as_six(asked), strict=True)
-    )
+    squares = tuple(underline_doubt(r, a.underlined) for r, a in zip(squares, asked, strict=True))
     squares = tuple(
         cut_doubt(r, wide)
         for r, wide in zip(
