@@ -566,7 +566,7 @@ def without_underlines(
             continue
         row = p[a.whole]
         if row.max() >= model.threshold_for(digits.CLASSES[int(row.argmax())]):
-            continue  # sure: an underlined 6 is never read surely as another digit
+            continue  # no held-out writer's underlined 6 was read so surely as another digit
         bare = digits.without_underline(a.marks)
         features = None if bare is None else digits.features(bare)
         if features is not None:

@@ -177,12 +177,12 @@ def without_underline(marks: Marks) -> Marks | None:
     bare[:, start:stop] &= ~(
         (rows > low - np.minimum(runs, round(1.5 * thick + 1))) & (rows <= low)
     )
-    left = np.nonzero(bare.any(axis=1))[0]
-    if left.size == 0 or left[-1] - left[0] + 1 < UNDERLINE_TALLER * thick:
+    above = np.nonzero(bare.any(axis=1))[0]  # the rows the mark above the line holds
+    if above.size == 0 or above[-1] - above[0] + 1 < UNDERLINE_TALLER * thick:
         return None
     full = np.zeros_like(marks.mask)
     full[y0:y1, x0:x1] = bare
-    count, _, stats, _ = cv2.connectedComponentsWithStats(full.view(np.uint8), connectivity=8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(full.view(np.uint8), connectivity=8)
     dust = max(4, int(0.0015 * full.size))
     boxes = sorted((x, y, bw, bh) for x, y, bw, bh, area in stats.tolist()[1:] if area >= dust)
     return replace(marks, mask=full, boxes=tuple(boxes)) if boxes else None
