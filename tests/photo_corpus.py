@@ -474,8 +474,8 @@ def _underlined(
     ink: np.ndarray, box: tuple[float, float, float, float], rng: np.random.Generator
 ) -> np.ndarray:
     """`ink` (one digit) with a line drawn under it, as players mark a 6 apart from a 9: about
-    as wide as the digit or wider, level or nearly, as thick and dark as its strokes, a little
-    below it or touching it, kept inside `box`."""
+    as wide as the digit or up to a quarter wider each side, level or nearly, as thick and dark
+    as its strokes, a little below it or touching it, never lower than `box`'s bottom."""
     mask = ink > 0.3
     ys, xs = np.nonzero(mask)
     if len(ys) == 0:
