@@ -368,9 +368,7 @@ def read_corpus(folder: Path, model: Path | None = None, names: list[str] | None
         # The same cells decided each on its own, and the rules' share of the time.
         tag = again.located.tag
         layout, mode = load_layout(tag.layout, tag.version), Mode(tag.mode)
-        raw = read_sheet(
-            ink, geometry, again.rectified, again.located.blur_at, team=tag.mode == "team"
-        )
+        raw = read_sheet(ink, geometry, again.rectified, again.located.blur_at, mode=mode)
         alone = cross_check(raw, layout, mode, joint=False)
         rules_seconds = median_seconds(lambda r=raw, a=layout, m=mode: cross_check(r, a, m), runs=3)
         squares_alone, cells_alone, final_alone = _counts(alone, truth)

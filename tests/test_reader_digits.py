@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from printgen.games.one_page_war.geometry import Kind
+from printgen.games.one_page_war.geometry import Kind, Side
 from printgen.games.one_page_war.layout import load_layout
 from printgen.games.one_page_war.reader import digits
 from printgen.games.one_page_war.reader.cells import Reading
@@ -450,6 +450,33 @@ def test_an_s_counts_a_hundredth_where_every_allies_use_has_its_s_in_an_s_space(
     assert cells.square_s_weight(arenas, *_ticks_and_allies(1, False)) == 0.1, "its S is missing"
     unsure = _ticks_and_allies(0, False, unsure_tick=True)
     assert cells.square_s_weight(arenas, *unsure) == 0.1, "an unsure box may be ticked"
+    # On a solo sheet the AI's tick (its star shows it) wants no S.
+    assert cells.square_s_weight(arenas, *_ticks_and_allies(1, False), ai_ticked=1) == 0.01
+
+
+def test_the_solo_ais_star_read_surely_in_the_allies_arena_shows_its_tick() -> None:
+    from printgen.games.one_page_war.geometry import sheet_geometry
+    from printgen.games.one_page_war.reader import cells
+
+    layout = load_layout("standard")
+    squares = sheet_geometry(layout, Paper.A4).select(Kind.SQUARE)
+    model = digits.model()
+    star, bar = digits.CLASSES.index("*"), model.threshold_for("*")
+    empty = digits.Marks(np.zeros((4, 4), np.float32), np.zeros((4, 4), bool), ())
+
+    def ai_ticked(where: tuple[str, Side], p_star: float) -> int:
+        rows = np.zeros((1, len(digits.CLASSES)))
+        rows[0, star], rows[0, digits.CLASSES.index("5")] = p_star, 1 - p_star
+        asked = [
+            cells._Asked(empty, 0 if (e.arena, e.side) == where and e.index == 0 else None, None)
+            for e in squares
+        ]
+        return cells.ai_ticked_allies(layout.arenas, squares, asked, rows, model)
+
+    assert ai_ticked(("Politics", Side.SECOND), bar) == 1
+    assert ai_ticked(("Politics", Side.SECOND), bar - 0.01) == 0, "a star read unsure"
+    assert ai_ticked(("Politics", Side.FIRST), 1.0) == 0, "the player's side"
+    assert ai_ticked(("Land", Side.SECOND), 1.0) == 0, "no Allies there"
 
 
 def test_where_every_allies_use_has_its_s_a_plain_s_in_a_square_still_stays_unsure() -> None:

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from printgen.cli import cli
 from printgen.games.one_page_war.geometry import Element, Kind, Side, sheet_geometry
-from printgen.games.one_page_war.layout import load_layout
+from printgen.games.one_page_war.layout import ArenaSpec, load_layout
 from printgen.games.one_page_war.reader import read, read_photo
 from printgen.games.one_page_war.reader.cells import (
     GLARE_SHARE,
@@ -507,7 +507,10 @@ def test_a_sheets_squares_weigh_s_as_its_s_spaces_and_allies_ticks_say(
     asked: list[tuple[tuple[str, ...], int, int]] = []
     used: list[float] = []
 
-    def weight(arenas: object, ticks: tuple[Reading, ...], allies: tuple[Reading, ...]) -> float:
+    def weight(
+        arenas: object, ticks: tuple[Reading, ...], allies: tuple[Reading, ...], ai_ticked: int
+    ) -> float:
+        assert ai_ticked == 0  # a duel sheet: no solo AI
         asked.append((tuple(a.name for a in arenas), len(ticks), len(allies)))  # type: ignore[attr-defined]
         return 0.5
 
@@ -526,5 +529,58 @@ def test_a_sheets_squares_weigh_s_as_its_s_spaces_and_allies_ticks_say(
     assert asked == [(arenas, ticks, allies)]
     assert set(used) == {0.5} and len(used) == len(geometry.select(Kind.SQUARE))
     used.clear()
-    cells.read_sheet(cells.Ink.of(result.rectified), geometry, team=True)
+    cells.read_sheet(cells.Ink.of(result.rectified), geometry, mode=Mode.TEAM)
     assert len(asked) == 1 and set(used) == {cells.SQUARE_S_WEIGHT}
+
+
+def test_on_a_solo_sheet_the_ais_ticks_want_no_s(
+    solo_letter: photo_corpus.CorpusPhoto, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ruling 13, amended: the solo AI never writes an S, so on its side an S counts a
+    # hundredth; and where its star shows it ticked the Allies arena, that tick wants no S. In
+    # this game the AI ticked Politics (its star stands there) and the player wrote no S.
+    from printgen.games.one_page_war.reader import cells
+
+    assert solo_letter.truth[("tick", "Politics", "first", 0)] == "ticked"
+    assert any(v == "*" for k, v in solo_letter.truth.items() if k[:2] == ("square", "Politics"))
+    assert not any(v == "S" for k, v in solo_letter.truth.items() if k[0] == "allies")
+    weights = cells.square_s_weight
+    ai_ticks: list[int] = []
+
+    def weight(
+        arenas: tuple[ArenaSpec, ...],
+        ticks: tuple[Reading, ...],
+        allies: tuple[Reading, ...],
+        ai_ticked: int,
+    ) -> float:
+        ai_ticks.append(ai_ticked)
+        return weights(arenas, ticks, allies, ai_ticked)
+
+    candidates = cells._square_candidates
+    used: list[float] = []
+
+    def spy(a: object, p: object, s_weight: float = cells.SQUARE_S_WEIGHT) -> object:
+        used.append(s_weight)
+        return candidates(a, p, s_weight)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cells, "square_s_weight", weight)
+    monkeypatch.setattr(cells, "_square_candidates", spy)
+    result = read(solo_letter.path)
+    squares = result.located.geometry.select(Kind.SQUARE)
+    assert ai_ticks == [1]
+    # Every square read as a square of this sheet (second looks at a mark come after).
+    assert set(used[: len(squares)]) == {cells.ACCOUNTED_S_WEIGHT}
+    # Read as a duel sheet, the same tick wants an S that no S space holds.
+    used.clear()
+    cells.read_sheet(cells.Ink.of(result.rectified), result.located.geometry, mode=Mode.DUEL)
+    assert ai_ticks[-1] == 0 and set(used[: len(squares)]) == {cells.SQUARE_S_WEIGHT}
+    # Without the star, the tick could be the player's, whose S is missing: a tenth on the
+    # player's side, and still a hundredth on the AI's.
+    monkeypatch.setattr(cells, "ai_ticked_allies", lambda *args: 0)
+    used.clear()
+    cells.read_sheet(cells.Ink.of(result.rectified), result.located.geometry, mode=Mode.SOLO)
+    by_side = {(e.side, w) for e, w in zip(squares, used, strict=False)}
+    assert by_side == {
+        (Side.FIRST, cells.SQUARE_S_WEIGHT),
+        (Side.SECOND, cells.ACCOUNTED_S_WEIGHT),
+    }

@@ -688,10 +688,10 @@ class Outcome:
 def read_sheets(model: Any, photos: list[SheetPhoto]) -> list[Any]:
     """Every calibration photo's cells read with `model`, before the rules (cells.read_sheet)."""
     from printgen.games.one_page_war.reader.cells import read_sheet
+    from printgen.games.one_page_war.sheet import Mode
 
     return [
-        read_sheet(p.ink, p.geometry, p.rectified, using=model, team=p.mode == "team")
-        for p in photos
+        read_sheet(p.ink, p.geometry, p.rectified, using=model, mode=Mode(p.mode)) for p in photos
     ]
 
 

@@ -23,7 +23,7 @@ from printgen.games.one_page_war.reader.blur import (
 )
 from printgen.games.one_page_war.reader.locate import PX_PER_MM
 from printgen.games.one_page_war.reader.quantile import median, percentile, percentiles_along
-from printgen.games.one_page_war.sheet import ALLIES_POWER
+from printgen.games.one_page_war.sheet import ALLIES_POWER, Mode
 
 # How far inside a printed box its interior starts: clear of the printed line and of a small
 # misregistration of the homography.
@@ -822,14 +822,41 @@ def power_uses(
 
 
 def square_s_weight(
-    arenas: tuple[ArenaSpec, ...], ticks: tuple[Reading, ...], allies: tuple[Reading, ...]
+    arenas: tuple[ArenaSpec, ...],
+    ticks: tuple[Reading, ...],
+    allies: tuple[Reading, ...],
+    ai_ticked: int = 0,
 ) -> float:
     """What an S counts on this sheet's number squares: a hundredth when the S spaces read as
     an S (their likeliest reading) are at least as many as the uses of Allies its tick boxes
-    may show, else a tenth."""
-    uses = power_uses(ticks, arenas, ALLIES_POWER, unsure_ticked=True)
+    may show, less `ai_ticked` (the solo AI's ticks there, which want no S), else a tenth."""
+    uses = power_uses(ticks, arenas, ALLIES_POWER, unsure_ticked=True) - ai_ticked
     written = sum(1 for r in allies if r.value == "S")
     return ACCOUNTED_S_WEIGHT if written >= uses else SQUARE_S_WEIGHT
+
+
+def ai_ticked_allies(
+    arenas: tuple[ArenaSpec, ...],
+    squares: tuple[Element, ...],
+    asked: list[_Asked],
+    p: np.ndarray,
+    model: digits.Model,
+) -> int:
+    """On a solo sheet, the Allies arenas where a square of the AI's side (the second) holds a
+    star read surely: the AI ticked there, as it stars at its first tick (ruling 6), and it
+    never writes an S."""
+    allies_arenas = {a.name for a in arenas if a.power == ALLIES_POWER}
+    star, bar = digits.CLASSES.index("*"), model.threshold_for("*")
+    return len(
+        {
+            e.arena
+            for e, a in zip(squares, asked, strict=True)
+            if e.arena in allies_arenas
+            and e.side is Side.SECOND
+            and a.whole is not None
+            and p[a.whole, star] >= bar
+        }
+    )
 
 
 def _square_candidates(
@@ -1320,13 +1347,13 @@ def read_sheet(
     rectified: np.ndarray | None = None,
     blur: Callable[[Element], float] | None = None,
     using: digits.Model | None = None,
-    team: bool = False,
+    mode: Mode = Mode.DUEL,
     pale: Ink | None = None,
 ) -> SheetReading:
     """Every square, tick box and S space; `blur` gives the blur (mm) where an element stands;
-    with `rectified`, cells under glare made unsure; `team` for a team pack's sheet; `pale`, the
-    ink of the photo's darkest colour channel, where a cell read as empty must look empty too
-    (`marked_empties_doubted`).
+    with `rectified`, cells under glare made unsure; `mode` the sheet's (duel, solo or a team
+    pack's); `pale`, the ink of the photo's darkest colour channel, where a cell read as empty
+    must look empty too (`marked_empties_doubted`).
     The shipped recogniser and its thresholds unless `using` names another model."""
     model = using or digits.model()
     square_cells = geometry.select(Kind.SQUARE)
@@ -1380,11 +1407,22 @@ def read_sheet(
     )
     allies = faint(glare(written_faintly(allies, asked_allies)))
     # A team-mate may give a use of Allies (rulebook), so a team sheet's ticks explain nothing.
-    s_weight = SQUARE_S_WEIGHT if team else square_s_weight(geometry.arenas, ticks, allies)
+    # The solo AI ticks but never writes an S: its ticks want none, and its side holds none.
+    ai_side = Side.SECOND if mode is Mode.SOLO else None
+    ai_ticked = (
+        ai_ticked_allies(geometry.arenas, square_cells, asked, p, model)
+        if ai_side is not None
+        else 0
+    )
+    s_weight = (
+        SQUARE_S_WEIGHT
+        if mode is Mode.TEAM
+        else square_s_weight(geometry.arenas, ticks, allies, ai_ticked)
+    )
     squares = tuple(
         square_reading(
             e,
-            _square_candidates(a, p, s_weight),
+            _square_candidates(a, p, ACCOUNTED_S_WEIGHT if e.side is ai_side else s_weight),
             model,
             marks_mm(a.marks),
             blur(e) if blur else 0.0,

@@ -244,7 +244,7 @@ def read_cells(rectified: np.ndarray, pale: np.ndarray, located: Located) -> She
         located.geometry,
         rectified,
         located.blur_at,
-        team=located.tag.mode == "team",
+        mode=Mode(located.tag.mode),
         pale=Ink.of(pale),
     )
 
