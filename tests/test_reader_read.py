@@ -497,6 +497,21 @@ def test_the_reader_package_loads_its_steps_on_first_use() -> None:
         reader.reed  # noqa: B018
 
 
+def _s_weights_used(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The weight of S each square's candidates are weighed at from now on, in reading order."""
+    from printgen.games.one_page_war.reader import cells
+
+    used: list[float] = []
+    candidates = cells._square_candidates
+
+    def spy(a: object, p: object, s_weight: float = cells.SQUARE_S_WEIGHT) -> object:
+        used.append(s_weight)
+        return candidates(a, p, s_weight)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cells, "_square_candidates", spy)
+    return used
+
+
 def test_a_sheets_squares_weigh_s_as_its_s_spaces_and_allies_ticks_say(
     upside_down: photo_corpus.CorpusPhoto, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -505,7 +520,6 @@ def test_a_sheets_squares_weigh_s_as_its_s_spaces_and_allies_ticks_say(
     from printgen.games.one_page_war.reader import cells
 
     asked: list[tuple[tuple[str, ...], int, int]] = []
-    used: list[float] = []
 
     def weight(
         arenas: object, ticks: tuple[Reading, ...], allies: tuple[Reading, ...], ai_ticked: int
@@ -514,14 +528,8 @@ def test_a_sheets_squares_weigh_s_as_its_s_spaces_and_allies_ticks_say(
         asked.append((tuple(a.name for a in arenas), len(ticks), len(allies)))  # type: ignore[attr-defined]
         return 0.5
 
-    candidates = cells._square_candidates
-
-    def spy(a: object, p: object, s_weight: float = cells.SQUARE_S_WEIGHT) -> object:
-        used.append(s_weight)
-        return candidates(a, p, s_weight)  # type: ignore[arg-type]
-
     monkeypatch.setattr(cells, "square_s_weight", weight)
-    monkeypatch.setattr(cells, "_square_candidates", spy)
+    used = _s_weights_used(monkeypatch)
     result = read(upside_down.path)
     geometry = result.located.geometry
     arenas = tuple(a.name for a in load_layout("standard").arenas)
@@ -556,15 +564,8 @@ def test_on_a_solo_sheet_the_ais_ticks_want_no_s(
         ai_ticks.append(ai_ticked)
         return weights(arenas, ticks, allies, ai_ticked)
 
-    candidates = cells._square_candidates
-    used: list[float] = []
-
-    def spy(a: object, p: object, s_weight: float = cells.SQUARE_S_WEIGHT) -> object:
-        used.append(s_weight)
-        return candidates(a, p, s_weight)  # type: ignore[arg-type]
-
     monkeypatch.setattr(cells, "square_s_weight", weight)
-    monkeypatch.setattr(cells, "_square_candidates", spy)
+    used = _s_weights_used(monkeypatch)
     result = read(solo_letter.path)
     squares = result.located.geometry.select(Kind.SQUARE)
     assert ai_ticks == [1]
