@@ -885,12 +885,25 @@ def _square_candidates(
     return candidates
 
 
+# An S space holds an S or nothing: a number or a star belongs in a square. Held-out writers'
+# S marks lean towards 5 there (nearly all the rest of their weight), as real fives lean
+# towards S in a square; in an S space a digit or a star counts this much (ruling 15), which
+# still leaves a real five written there unsure.
+SPACE_NUMBER_WEIGHT = 0.1
+_NUMBERS = [digits.CLASSES.index(c) for c in "0123456789*"]
+
+
 def _allies_candidates(asked: _Asked, p: np.ndarray) -> dict[str, float]:
     if asked.whole is None:
         return {"_": 1.0}
-    s = float(p[asked.whole, digits.CLASSES.index("S")])
-    empty = float(p[asked.whole, digits.CLASSES.index(digits.EMPTY)])
-    return {"S": s, "_": empty, "?": max(0.0, 1.0 - s - empty)}
+    row = p[asked.whole]
+    s = float(row[digits.CLASSES.index("S")])
+    empty = float(row[digits.CLASSES.index(digits.EMPTY)])
+    other = float(row[digits.CLASSES.index(digits.OTHER)])
+    # Another mark (a scribble, an S struck out) keeps its whole weight: it is what to catch.
+    rest = other + SPACE_NUMBER_WEIGHT * float(row[_NUMBERS].sum())
+    total = s + empty + rest
+    return {"S": s / total, "_": empty / total, "?": rest / total}
 
 
 def candidates_of(
