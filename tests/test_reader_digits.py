@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -482,6 +483,19 @@ def test_the_solo_ais_star_read_surely_in_the_allies_arena_shows_its_tick() -> N
     assert ai_ticked(("Land", Side.SECOND), 1.0) == 0, "no Allies there"
 
 
+def _held_out_s_marks() -> Iterator[tuple[int, int, np.ndarray]]:
+    """48 S marks by held-out writers (12 writers, 4 each), each alone in a 72 x 72 patch, with
+    its writer's seed and its number."""
+    for seed in range(12):
+        writer = hw.writer(seed, held_out=True)
+        for k in range(4):
+            yield (
+                seed,
+                k,
+                hw.draw_glyph(hw.ALLIES, (72, 72), writer, np.random.default_rng([seed, k])),
+            )
+
+
 def test_where_every_allies_use_has_its_s_a_plain_s_in_a_square_still_stays_unsure() -> None:
     # Only an S shaped as a 5 (a flat top and a corner) reads as the 5 it looks like there.
     from printgen.games.one_page_war.reader import cells
@@ -489,15 +503,12 @@ def test_where_every_allies_use_has_its_s_a_plain_s_in_a_square_still_stays_unsu
     model = digits.model()
     square = _a_square()
     accepted = []
-    for seed in range(12):
-        writer = hw.writer(seed, held_out=True)
-        for k in range(4):
-            patch = hw.draw_glyph(hw.ALLIES, (72, 72), writer, np.random.default_rng([seed, k]))
-            asked, _, p = cells._asked([patch], [], model)
-            candidates = cells._square_candidates(asked[0], p, cells.ACCOUNTED_S_WEIGHT)
-            reading = cells.square_reading(square, candidates, model, 6.0)  # type: ignore[arg-type]
-            if not reading.unsure:
-                accepted.append((seed, k, reading.value))
+    for seed, k, patch in _held_out_s_marks():
+        asked, _, p = cells._asked([patch], [], model)
+        candidates = cells._square_candidates(asked[0], p, cells.ACCOUNTED_S_WEIGHT)
+        reading = cells.square_reading(square, candidates, model, 6.0)  # type: ignore[arg-type]
+        if not reading.unsure:
+            accepted.append((seed, k, reading.value))
     assert len(accepted) <= 1 and all(value == "5" for _, _, value in accepted), accepted
 
 
@@ -524,14 +535,9 @@ def test_held_out_writers_s_marks_in_an_s_space_are_mostly_accepted() -> None:
     model = digits.model()
     bar = model.threshold_for("S")
     accepted = 0
-    for seed in range(12):
-        writer = hw.writer(seed, held_out=True)
-        for k in range(4):
-            patch = hw.draw_glyph(hw.ALLIES, (72, 72), writer, np.random.default_rng([seed, k]))
-            candidates = cells.allies_candidates(patch)
-            accepted += max(candidates, key=candidates.__getitem__) == "S" and (
-                candidates["S"] >= bar
-            )
+    for _, _, patch in _held_out_s_marks():
+        candidates = cells.allies_candidates(patch)
+        accepted += max(candidates, key=candidates.__getitem__) == "S" and candidates["S"] >= bar
     assert accepted >= 28
 
 
@@ -554,12 +560,9 @@ def test_an_s_written_in_a_square_is_never_accepted_as_a_number() -> None:
 
     model = digits.model()
     square = _a_square()
-    for seed in range(12):
-        writer = hw.writer(seed, held_out=True)
-        for k in range(4):
-            patch = hw.draw_glyph(hw.ALLIES, (72, 72), writer, np.random.default_rng([seed, k]))
-            reading = cells.square_reading(square, cells.square_candidates(patch), model, 6.0)  # type: ignore[arg-type]
-            assert reading.unsure, (seed, k, reading)
+    for seed, k, patch in _held_out_s_marks():
+        reading = cells.square_reading(square, cells.square_candidates(patch), model, 6.0)  # type: ignore[arg-type]
+        assert reading.unsure, (seed, k, reading)
 
 
 def test_a_stroke_that_only_meets_the_edge_is_ink_not_a_line_remnant() -> None:
