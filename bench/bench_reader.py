@@ -653,9 +653,9 @@ def main() -> int:
         metavar="FILE",
         help="write the real sets with these handwritten digits instead of the measure part, "
         "such as other people's handwriting: a .csv or .csv.gz in the format of "
-        "../shared/handwriting/ (a digit a line: 784 greys 0 to 255, then the digit), or an "
-        ".npz of uint8 `images` (n x 28 x 28, framed as MNIST) and `labels` (docs/reader.md, "
-        "'Other hands')",
+        "../shared/handwriting/ (a digit a line: 784 greys 0 to 255, then the digit; or the "
+        "digit in any column under a first line naming it `label`), or an .npz of uint8 "
+        "`images` (n x 28 x 28, framed as MNIST) and `labels` (docs/reader.md, 'Other hands')",
     )
     parser.add_argument(
         "--fold",

@@ -259,6 +259,45 @@ def test_digits_in_the_shared_folders_format_read_as_the_same_digits(tmp_path: P
     assert len(real_digits.read_csv(tmp_path / "ends.csv")) == 4
 
 
+@pytest.mark.parametrize("where", ["first", "last", "between"])
+def test_a_line_naming_the_columns_says_where_the_digit_stands(tmp_path: Path, where: str) -> None:
+    rng = np.random.default_rng(8)
+    images = np.zeros((5, 28, 28), np.uint8)
+    images[:, 4:24, 4:24] = rng.integers(0, 256, (5, 20, 20))
+    labels = np.array([4, 0, 9, 2, 7])
+    at = {"first": 0, "last": 784, "between": 300}[where]
+    names = [f"pixel{i}" for i in range(784)]
+    names.insert(at, "label")
+    lines = [",".join(names)]
+    for image, digit in zip(images, labels, strict=True):
+        row = [str(v) for v in image.ravel()]
+        row.insert(at, str(digit))
+        lines.append(",".join(row))
+    path = tmp_path / "named.csv"
+    path.write_text("\n".join(lines) + "\n")
+    read = real_digits.from_file(path)
+    assert np.array_equal(read.labels, labels)
+    assert np.array_equal(read.images, images.astype(np.float32) / 255)
+
+
+def test_digits_put_first_with_no_line_naming_the_columns_are_refused(tmp_path: Path) -> None:
+    images = np.zeros((4, 28, 28), np.uint8)
+    images[:, 8:20, 12:16] = 200
+    labels = [3, 1, 4, 1]
+    lines = [",".join([str(d), *map(str, i.ravel())]) for i, d in zip(images, labels, strict=True)]
+    path = tmp_path / "first.csv"
+    path.write_text("\n".join(lines) + "\n")
+    # Read as digit-last, each would be labelled 0 (its corner's grey) and written as a 0.
+    with pytest.raises(ValueError, match=r"first.csv: every line ends in 0 and starts with a numb"):
+        real_digits.from_file(path)
+    # One digit throughout, its corners paper: nothing to take for a label, read as it stands.
+    same = write_csv(tmp_path / "sevens.csv", images, np.array([7, 7, 7, 7]))
+    assert list(real_digits.from_file(same).labels) == [7, 7, 7, 7]
+    (tmp_path / "unnamed.csv").write_text(",".join(f"pixel{i}" for i in range(784)) + "\n")
+    with pytest.raises(ValueError, match=r"unnamed.csv, line 1: a line of column names, expected"):
+        real_digits.from_file(tmp_path / "unnamed.csv")
+
+
 @pytest.mark.parametrize(
     ("line", "says"),
     [

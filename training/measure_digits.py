@@ -271,7 +271,8 @@ def main() -> None:
         metavar="FILE",
         help="measure on these handwritten digits instead of the held-out parts: a .csv or "
         ".csv.gz in the format of ../shared/handwriting/ (a digit a line: 784 greys 0 to 255, "
-        "then the digit), or an .npz of uint8 `images` (n x 28 x 28) and `labels`",
+        "then the digit; or the digit in any column under a first line naming it `label`), "
+        "or an .npz of uint8 `images` (n x 28 x 28) and `labels`",
     )
     args = parser.parse_args()
     try:

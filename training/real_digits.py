@@ -78,19 +78,27 @@ def load_all(path: Path = SOURCE) -> RealDigits:
 
 # A digit a line: 784 greys of a 28 x 28 image, row by row (0 paper, 255 ink), then the digit.
 CSV_NUMBERS = 28 * 28 + 1
+# A first line of column names may say where the digit stands, as other MNIST CSV files put it
+# first under "label" (Kaggle's train.csv): the column so named, wherever it is, is the digit.
+LABEL_COLUMN = "label"
 
 
 def read_csv(path: Path) -> RealDigits:
     """Digits in the format of ../shared/handwriting/ (README there): a digit a line,
-    `CSV_NUMBERS` comma-separated whole numbers, gzipped when the name ends in .gz. A line
-    that breaks the format is a ValueError naming the file, the line and what was expected."""
+    `CSV_NUMBERS` comma-separated whole numbers, gzipped when the name ends in .gz, or under a
+    first line of column names, one of them `LABEL_COLUMN`. A line that breaks the format is a
+    ValueError naming the file, the line and what was expected."""
     rows: list[np.ndarray] = []
+    label = CSV_NUMBERS - 1
     try:
         with gzip.open(path, "rt") if path.suffix == ".gz" else path.open() as lines:
             for number, line in enumerate(lines, start=1):
                 if not line.strip():
                     continue
-                rows.append(_csv_row(path, number, line))
+                if number == 1 and _names_columns(line):
+                    label = _label_column(path, line)
+                    continue
+                rows.append(_csv_row(path, number, line, label))
     except FileNotFoundError:
         raise ValueError(f"{path}: no such file") from None
     except (OSError, EOFError, UnicodeDecodeError) as e:
@@ -98,10 +106,29 @@ def read_csv(path: Path) -> RealDigits:
     if not rows:
         raise ValueError(f"{path}: no digits in it (expected a digit a line)")
     table = np.stack(rows)
+    if label == CSV_NUMBERS - 1:
+        _check_not_digit_first(path, table)
     return RealDigits(table[:, :-1].reshape(-1, 28, 28).astype(np.float32) / 255, table[:, -1])
 
 
-def _csv_row(path: Path, number: int, line: str) -> np.ndarray:
+def _names_columns(line: str) -> bool:
+    """A line of words, not numbers: a header."""
+    return any(field.strip().isidentifier() for field in line.split(","))
+
+
+def _label_column(path: Path, line: str) -> int:
+    names = [field.strip().strip('"').lower() for field in line.split(",")]
+    if len(names) != CSV_NUMBERS or names.count(LABEL_COLUMN) != 1:
+        raise ValueError(
+            f"{path}, line 1: a line of column names, expected {CSV_NUMBERS} of them, one "
+            f"`{LABEL_COLUMN}` for the digit; found {len(names)} names, "
+            f"{names.count(LABEL_COLUMN)} `{LABEL_COLUMN}`"
+        )
+    return names.index(LABEL_COLUMN)
+
+
+def _csv_row(path: Path, number: int, line: str, label: int = CSV_NUMBERS - 1) -> np.ndarray:
+    """The line's 784 greys, then its digit (taken from column `label`)."""
     fields = line.split(",")
     if len(fields) != CSV_NUMBERS:
         raise ValueError(
@@ -112,11 +139,27 @@ def _csv_row(path: Path, number: int, line: str) -> np.ndarray:
         row = np.array(fields, np.int64)
     except ValueError:
         raise ValueError(f"{path}, line {number}: expected whole numbers only") from None
+    if label != CSV_NUMBERS - 1:
+        row = np.append(np.delete(row, label), row[label])
     if row[:-1].min() < 0 or row[:-1].max() > 255:
         raise ValueError(f"{path}, line {number}: a grey outside 0 to 255")
     if not 0 <= row[-1] <= 9:
         raise ValueError(f"{path}, line {number}: the digit {row[-1]} is not one of 0 to 9")
     return row
+
+
+def _check_not_digit_first(path: Path, table: np.ndarray) -> None:
+    """Refuse a file that puts the digit first with no line naming the columns: read as this
+    format, every digit would be labelled as its image's bottom-right corner (paper, 0) and the
+    digits written into sheets under the wrong numbers."""
+    first, last = table[:, 0], table[:, -1]
+    if len(np.unique(last)) == 1 and len(np.unique(first)) > 1 and first.max() <= 9:
+        raise ValueError(
+            f"{path}: every line ends in {last[0]} and starts with a number 0 to 9 "
+            f"({len(np.unique(first))} different ones): the digit seems to come first, as other "
+            "MNIST CSV files put it; expected the 784 greys first and the digit last, or a first "
+            f"line naming the columns, `{LABEL_COLUMN}` for the digit's"
+        )
 
 
 # Cross-validation: the split rotated FOLDS times. In fold k each digit value's shuffled rows
