@@ -160,6 +160,94 @@ def test_a_sheet_too_small_in_the_photo_is_refused(tmp_path: Path) -> None:
     assert "steep" not in str(refused.value)  # taken from above, only too far
 
 
+@pytest.fixture(scope="module")
+def filling(tmp_path_factory: pytest.TempPathFactory) -> np.ndarray:
+    """A 2 MP photo of a sheet filling most of it, decoded, to be made smaller as apps do."""
+    import cv2
+
+    path = tmp_path_factory.mktemp("filling") / "filling.jpg"
+    shot = replace(GENTLE, fill=0.9, tilt_deg=3, blur=0.2, seed=3)
+    photo_corpus.make_photo(path, 3, SMALL, mode="duel", paper=photo_corpus.Paper.A4, shot=shot)
+    image = cv2.imread(str(path))
+    assert image is not None
+    return image
+
+
+def _shrunk(image: np.ndarray, size: tuple[int, int], path: Path) -> Path:
+    import cv2
+
+    cv2.imwrite(str(path), cv2.resize(image, size, interpolation=cv2.INTER_AREA))
+    return path
+
+
+def test_a_photo_too_small_for_any_sheet_is_refused_for_its_pixels(
+    filling: np.ndarray, tmp_path: Path
+) -> None:
+    from printgen.games.one_page_war.reader.errors import PoorPhoto
+
+    # 1.35 pixels a millimetre: its markers are lost, and blur was blamed for it.
+    path = _shrunk(filling, (400, 300), tmp_path / "thumbnail.jpg")
+    with pytest.raises(PoorPhoto, match=r"only 400 x 300 pixels: even filling it, a sheet's s"):
+        read(path)
+    result = CliRunner().invoke(cli, ["score", str(path)])
+    assert result.exit_code == 1
+    assert "the camera's full size, or send the original" in result.output
+    assert "blurred" not in result.output
+
+
+def test_a_photo_made_smaller_is_told_its_original_may_read(tmp_path: Path) -> None:
+    import cv2
+
+    from printgen.games.one_page_war.reader.errors import PoorPhoto
+
+    # The sheet is found, its squares under 24 pixels across: moving closer would do, but so
+    # would the photo as the phone took it.
+    taken = tmp_path / "taken.jpg"
+    shot = replace(GENTLE, fill=0.55, tilt_deg=3, blur=0.2, seed=3)
+    photo_corpus.make_photo(taken, 3, SMALL, mode="duel", paper=photo_corpus.Paper.A4, shot=shot)
+    read(taken)  # read as the phone took it
+    path = _shrunk(cv2.imread(str(taken)), (800, 600), tmp_path / "emailed.jpg")
+    with pytest.raises(PoorPhoto, match=r"squares are only \d+ pixels") as refused:
+        read(path)
+    assert "(the photo is 800 x 600 pixels: if an app or an e-mail made it smaller" in str(
+        refused.value
+    )
+
+
+def test_a_large_photo_of_a_far_sheet_is_not_told_it_was_shrunk(tmp_path: Path) -> None:
+    from printgen.games.one_page_war.reader.errors import PoorPhoto
+
+    path = tmp_path / "far.jpg"
+    shot = replace(GENTLE, size=(2000, 1500), fill=0.25, blur=0.2)
+    photo_corpus.make_photo(path, 7, (2000, 1500), mode="duel", shot=shot)
+    with pytest.raises(PoorPhoto, match="move closer") as refused:
+        read(path)
+    assert "e-mail" not in str(refused.value)
+
+
+@pytest.mark.parametrize("paper", [photo_corpus.Paper.A4, photo_corpus.Paper.LETTER])
+def test_the_pixels_a_sheets_squares_can_have_bound_the_refusal(
+    paper: photo_corpus.Paper,
+) -> None:
+    from printgen.games.one_page_war.geometry import Kind, sheet_geometry
+    from printgen.games.one_page_war.reader import locate
+    from printgen.games.one_page_war.reader.errors import PoorPhoto
+
+    g = sheet_geometry("standard", paper)
+    side = max(min(e.w, e.h) for e in g.select(Kind.SQUARE))
+    # Filling a frame of the sheet's own proportions, either way round, at k pixels a mm.
+    for k in (1.5, 2.0, 3.0):
+        upright = (round(g.height * k), round(g.width * k))
+        for shape in (upright, upright[::-1]):
+            assert locate._most_square_px(shape, [g]) == pytest.approx(side * k, rel=0.01)
+    smallest = locate.MIN_SQUARE_PX / side  # pixels a mm the squares need
+    below = (int(g.height * smallest * 0.97), int(g.width * smallest * 0.97))
+    above = (int(g.height * smallest * 1.03) + 1, int(g.width * smallest * 1.03) + 1)
+    with pytest.raises(PoorPhoto, match="even filling it"):
+        locate._refuse_too_few_pixels(below, [g], "p.jpg")
+    locate._refuse_too_few_pixels(above, [g], "p.jpg")
+
+
 def test_a_sheet_photographed_from_the_side_is_refused_with_the_angle_named(
     tmp_path: Path,
 ) -> None:

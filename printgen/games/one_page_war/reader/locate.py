@@ -276,6 +276,7 @@ def locate(grey: np.ndarray, source: str, found: Markers | None = None) -> Locat
     geometries = [c.geometry for c in candidates]
     markers = found if found is not None else find_markers(grey)
     if not markers.found:
+        _refuse_too_few_pixels(grey.shape, geometries, source)
         _refuse_no_markers(grey, source)
     if len(markers.twice) >= 2:
         # Which sheet the player meant is theirs to say, and the larger of each marker could
@@ -305,7 +306,8 @@ def locate(grey: np.ndarray, source: str, found: Markers | None = None) -> Locat
         _refuse_missing(grey, markers, geometries, source, grid_failed=markers.enough)
     fits.sort(key=lambda f: (-(f.grid_matched or 0.0), f.error_mm))
     # Too small to read digits is also too small for the QR code: say the useful thing first.
-    _refuse_small(_square_sides_px(fits[0].homography, fits[0].candidate.geometry), source)
+    geometry = fits[0].candidate.geometry
+    _refuse_small(_square_sides_px(fits[0].homography, geometry), grey.shape, geometry, source)
 
     text = _read_qr(grey, fits)
     if text is not None:
@@ -338,7 +340,7 @@ def locate(grey: np.ndarray, source: str, found: Markers | None = None) -> Locat
         )
     h = fit.homography
     sides_px = _square_sides_px(h, geometry)
-    _refuse_small(sides_px, source)
+    _refuse_small(sides_px, grey.shape, geometry, source)
     square_px = sides_px[0]
     blur = blur_mm(grey, markers, geometry)
     spots = blur_spots(grey, markers)
@@ -505,7 +507,7 @@ def _refuse_no_markers(grey: np.ndarray, source: str) -> None:
         )
         raise NoSheet(
             f"{source}: no One Page War sheet found (none of its four corner markers and no "
-            f"QR code){hint}; {RETAKE}"
+            f"QR code){hint}; {RETAKE}{_shrunk_hint(grey.shape)}"
         )
     tag = _tag(text, source)  # a foreign QR code is the clearer error
     # A sheet printed at 100 % on the other paper loses its corners: an A4 page is 17.6 mm
@@ -528,6 +530,7 @@ def _refuse_missing(
     source: str,
     grid_failed: bool = False,
 ) -> None:
+    _refuse_too_few_pixels(grey.shape, geometries, source)
     text = _decode_qr_anywhere(grey) if not grid_failed else None
     if text is not None:
         _tag(text, source)  # a foreign QR code is the clearer error
@@ -538,7 +541,7 @@ def _refuse_missing(
             f"{source}: the photo is too blurred to find the sheet's corner markers or read "
             f"its digits (edges spread over {blur:.2f} mm; ordinary writing reads up to "
             f"{readable_blur_mm(None):.2f} mm); hold the phone still, tap the sheet to focus, "
-            f"use more light, and {RETAKE.split(', or')[0]}"
+            f"use more light, and {RETAKE.split(', or')[0]}{_shrunk_hint(grey.shape)}"
         )
     seen = ", ".join(CORNER_NAMES[i] for i in sorted(markers.found)) or "none"
     missing = placement(markers, geometries, grey.shape)
@@ -635,12 +638,18 @@ def _tag(text: str, source: str) -> SheetTag:
 STEEP_RATIO = 1.5
 
 
-def _refuse_small(sides_px: tuple[float, float], source: str) -> None:
+def _refuse_small(
+    sides_px: tuple[float, float],
+    shape: tuple[int, ...],
+    geometry: SheetGeometry,
+    source: str,
+) -> None:
     """Refuse a photo whose narrowest square (of `sides_px`, its narrowest and widest) is too
-    small to read, saying what would help."""
+    small to read, saying what would help (`shape`: the photo's, of this sheet)."""
     narrowest, widest = sides_px
     if narrowest >= MIN_SQUARE_PX:
         return
+    _refuse_too_few_pixels(shape, [geometry], source)  # moving closer would not do
     if widest >= STEEP_RATIO * narrowest:
         where, what_helps = (
             " on the sheet's far side",
@@ -652,6 +661,54 @@ def _refuse_small(sides_px: tuple[float, float], source: str) -> None:
     raise PoorPhoto(
         f"{source}: the squares are only {int(narrowest)} pixels across{where} in the photo (at "
         f"least {MIN_SQUARE_PX:.0f} are needed); {what_helps} and {RETAKE.split(', or')[0]}"
+        f"{_shrunk_hint(shape)}"
+    )
+
+
+# Phones take photos of 8 MP and more. One of fewer pixels was most likely made smaller on its
+# way (a messaging app sends 1600 x 1200, an e-mail's "small" 640 x 480), and the original,
+# not a closer photo, is what helps.
+SHRUNK_PIXELS = 2_000_000
+
+
+def _shrunk_hint(shape: tuple[int, ...]) -> str:
+    height, width = shape[:2]
+    if width * height >= SHRUNK_PIXELS:
+        return ""
+    return (
+        f" (the photo is {width} x {height} pixels: if an app or an e-mail made it smaller, "
+        "the original may read as it is)"
+    )
+
+
+def _most_square_px(shape: tuple[int, ...], geometries: list[SheetGeometry]) -> float:
+    """The most pixels across any sheet's squares could span in a photo of `shape`: the sheet
+    filling the picture, either way round, seen straight on."""
+    height, width = shape[:2]
+    most = 0.0
+    for g in geometries:
+        side_mm = max(min(e.w, e.h) for e in g.select(Kind.SQUARE))
+        px_per_mm = max(
+            min(width / g.width, height / g.height), min(width / g.height, height / g.width)
+        )
+        most = max(most, side_mm * px_per_mm)
+    return most
+
+
+def _refuse_too_few_pixels(
+    shape: tuple[int, ...], geometries: list[SheetGeometry], source: str
+) -> None:
+    """Refuse a photo too small to read any sheet even filling it: its pixels, not blur or a
+    hidden corner, lost the markers, and only a larger photo helps."""
+    most = _most_square_px(shape, geometries)
+    if most >= MIN_SQUARE_PX:
+        return
+    height, width = shape[:2]
+    raise PoorPhoto(
+        f"{source}: the photo is only {width} x {height} pixels: even filling it, a sheet's "
+        f"squares would be {int(most)} pixels across (at least {MIN_SQUARE_PX:.0f} are needed); "
+        "take it at the camera's full size, or send the original if an app or an e-mail made "
+        "it smaller"
     )
 
 
