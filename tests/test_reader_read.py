@@ -375,6 +375,11 @@ def test_paper_shot_bright_is_glare_only_where_writing_may_be_lost(tmp_path: Pat
     ticks = report.reading.ticks
     assert not any("shot too bright" in r.why for r in ticks if r.value == "ticked")
     assert all("shot too bright" in r.why for r in ticks if r.value == "empty")
+    # So an S written in pen is an S; an empty S space may hide a light one.
+    allies = report.reading.allies
+    (written,) = [r for r in allies if truth[photo_corpus.key(r.element)] == "S"]
+    assert written.value == "S" and not written.unsure
+    assert all("shot too bright" in r.why for r in allies if r.value == "empty")
 
 
 def test_glare_is_a_spot_or_washed_paper_where_print_or_writing_may_be_lost() -> None:

@@ -1418,7 +1418,17 @@ def read_sheet(
         allies_reading(e, _allies_candidates(a, p), model)
         for e, a in zip(allies_cells, asked_allies, strict=True)
     )
-    allies = faint(glare(written_faintly(allies, asked_allies)))
+    # An S read surely from strokes too dark to lose any ink is what was written, whatever the
+    # paper around it: clipping only takes ink away. An empty S space may have lost a light S.
+    allies = faint(
+        glare(
+            written_faintly(allies, asked_allies),
+            [
+                r.value == "S" and dark_writing(a.marks)
+                for r, a in zip(allies, asked_allies, strict=True)
+            ],
+        )
+    )
     # A team-mate may give a use of Allies (rulebook), so a team sheet's ticks explain nothing.
     # The solo AI ticks but never writes an S: its ticks want none, and its side holds none.
     ai_side = Side.SECOND if mode is Mode.SOLO else None
