@@ -296,6 +296,10 @@ def test_digits_put_first_with_no_line_naming_the_columns_are_refused(tmp_path: 
     (tmp_path / "unnamed.csv").write_text(",".join(f"pixel{i}" for i in range(784)) + "\n")
     with pytest.raises(ValueError, match=r"unnamed.csv, line 1: a line of column names, expected"):
         real_digits.from_file(tmp_path / "unnamed.csv")
+    # A first line of numbers with a word among them is a broken line of digits, not names.
+    (tmp_path / "word.csv").write_text(",".join(["0"] * 784 + ["x"]) + "\n")
+    with pytest.raises(ValueError, match=r"word.csv, line 1: expected whole numbers only"):
+        real_digits.from_file(tmp_path / "word.csv")
 
 
 @pytest.mark.parametrize(

@@ -112,8 +112,9 @@ def read_csv(path: Path) -> RealDigits:
 
 
 def _names_columns(line: str) -> bool:
-    """A line of words, not numbers: a header."""
-    return any(field.strip().isidentifier() for field in line.split(","))
+    """A line of names, not one a number: a header. (A line of numbers with a word among them
+    is a broken line of digits, named as such by `_csv_row`.)"""
+    return not any(field.strip().strip('"').lstrip("-").isdigit() for field in line.split(","))
 
 
 def _label_column(path: Path, line: str) -> int:

@@ -666,8 +666,8 @@ def _refuse_small(
 
 
 # Phones take photos of 8 MP and more. One of fewer pixels was most likely made smaller on its
-# way (a messaging app sends 1600 x 1200, an e-mail's "small" 640 x 480), and the original,
-# not a closer photo, is what helps.
+# way (a messaging app sends about 1600 pixels on the long side, an e-mail's "small" size
+# 640 x 480), and the original, not a closer photo, is what helps.
 SHRUNK_PIXELS = 2_000_000
 
 
