@@ -10,7 +10,7 @@ recogniser never saw.
                                            [--count 24]
                                            [--size 4032x3024] [--layout-version 1]
                                            [--keep DIR] [--verbose] [--digits FILE]
-                                           [--fold K --model NPZ]
+                                           [--fold K --model NPZ] [--first-seed N]
 
 Sets (each made by tests/photo_corpus.py from its own seeds, none used in training or
 calibration):
@@ -65,6 +65,11 @@ shipped model's measure part (docs/reader.md, "Cross-validation"). Keep each fol
 folder of their own: `--keep` reuses the photos a folder already holds, and refuses a folder
 whose photos were made otherwise (another set, size, layout version or digits: its made-with.json
 says how).
+
+`--first-seed N` makes each set's photos from seed N on instead of the set's own first seed:
+other games, other shots, other writers of stars and S, and other digits in other squares, for
+a look at photos no one has tuned the reader on (the sets' own seeds have been read many times
+while the reader was built).
 
 The photos are read in a fresh process. Reported: squares auto-accepted and right, right but flagged
 unsure, misread and caught (unsure), misread and NOT flagged (the target is 0), for the squares
@@ -197,15 +202,17 @@ def make_corpus(
     version: int | None,
     cover_qr: bool = False,
     digits: Path | None = None,
+    first_seed: int | None = None,
 ) -> list[Path]:
-    """The photos of `count` seeds of the set, made where `out` does not hold them yet."""
+    """The photos of `count` seeds of the set, from `first_seed` (the set's own first seed
+    without it), made where `out` does not hold them yet."""
     import photo_corpus
 
     from training import other_hands, real_digits
 
     record = out / RECORD
     if not record.exists():
-        made = made_with(which, size, version, cover_qr, digits)
+        made = made_with(which, size, version, cover_qr, digits, first_seed)
         partial = record.with_name(record.name + ".part")
         partial.write_text(json.dumps(made, indent=1) + "\n")
         partial.replace(record)
@@ -216,7 +223,7 @@ def make_corpus(
         real = real_digits.from_file(digits) if digits else real_digits.part("measure")
     # A thin pencil at a quarter of full darkness: some digits stay under the ink floor.
     pen = real_digits.Pen(0.05, 0.25, True) if which == "faint" else None
-    first = FIRST_SEED[which]
+    first = FIRST_SEED[which] if first_seed is None else first_seed
     photos = []
     for seed in range(first, first + count):
         scanner = photo_corpus.random_scanner(seed) if which == "scans" else None
@@ -440,15 +447,24 @@ RECORD = "made-with.json"
 
 
 def made_with(
-    which: str, size: tuple[int, int], version: int | None, cover_qr: bool, digits: Path | None
+    which: str,
+    size: tuple[int, int],
+    version: int | None,
+    cover_qr: bool,
+    digits: Path | None,
+    first_seed: int | None = None,
 ) -> dict[str, object]:
-    """How this run makes its photos (`RECORD`); a --digits file by its content's SHA-256."""
+    """How this run makes its photos (`RECORD`); a --digits file by its content's SHA-256, a
+    first seed only where it is not the set's own (so folders kept before it was asked for
+    still stand for the set's own photos)."""
     record: dict[str, object] = {
         "set": which,
         "size": "as scanned" if which == "scans" else f"{size[0]}x{size[1]}",
         "layout version": version or "current",
         "QR code covered": cover_qr,
     }
+    if first_seed is not None and first_seed != FIRST_SEED[which]:
+        record["first seed"] = first_seed
     if which in REAL_SETS:
         if digits:
             record["digits"] = (
@@ -473,10 +489,12 @@ def kept_problem(folder: Path, record: dict[str, object]) -> str | None:
             f"{folder} holds photos but no {RECORD} saying how they were made (kept by an "
             "older bench?): delete them, or keep this run's photos in another folder"
         )
+    # Both ways round: a folder of photos from fresh seeds records what the set's own lack.
+    names = [*record, *(name for name in kept if name not in record)]
     differs = [
-        f"{name} {kept.get(name)!r} there, {value!r} here"
-        for name, value in record.items()
-        if kept.get(name) != value
+        f"{name} {kept.get(name)!r} there, {record.get(name)!r} here"
+        for name in names
+        if kept.get(name) != record.get(name)
     ]
     if differs:
         return (
@@ -507,16 +525,18 @@ def run(
     cover_qr: bool = False,
     digits: Path | None = None,
     model: Path | None = None,
+    first_seed: int | None = None,
 ) -> int:
     width, height = size
     with tempfile.TemporaryDirectory() as tmp:
         folder = keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
         start = time.perf_counter()
-        photos = make_corpus(folder, count, size, which, version, cover_qr, digits)
+        photos = make_corpus(folder, count, size, which, version, cover_qr, digits, first_seed)
+        seeds = f", from seed {first_seed}" if first_seed is not None else ""
         print(
-            f"set {which}{_written_with(which, digits)}{f', read with {model}' if model else ''}:"
-            f" {count} photos {width}x{height}, layout version "
+            f"set {which}{_written_with(which, digits)}{f', read with {model}' if model else ''}"
+            f"{seeds}: {count} photos {width}x{height}, layout version "
             f"{version or 'current'}, in {folder} "
             f"({time.perf_counter() - start:.0f} s to make)"
         )
@@ -670,7 +690,16 @@ def main() -> int:
         help="read with this model file instead of the shipped one: weights trained with the "
         "same --fold (python -m training.train_digits --fold K --out NPZ)",
     )
+    parser.add_argument(
+        "--first-seed",
+        type=int,
+        metavar="N",
+        help="make each set's photos from seed N on instead of the set's own first seed: "
+        "other games, shots and squares than the ones the reader was tuned on",
+    )
     args = parser.parse_args()
+    if args.first_seed is not None and args.first_seed < 0:
+        parser.error(f"--first-seed {args.first_seed}: expected a seed of 0 or more")
     if args.read:
         read_corpus(args.read, args.model, args.photos)
         return 0
@@ -724,7 +753,9 @@ def main() -> int:
     width, height = args.size
     sets = args.sets or ["real", "drawn"]
     for which in sets if args.keep else []:
-        made = made_with(which, args.size, args.layout_version, args.cover_qr, args.digits)
+        made = made_with(
+            which, args.size, args.layout_version, args.cover_qr, args.digits, args.first_seed
+        )
         problem = kept_problem(args.keep / which, made)
         if problem:
             parser.error(f"--keep: {problem}")
@@ -740,6 +771,7 @@ def main() -> int:
             args.cover_qr,
             args.digits,
             args.model,
+            args.first_seed,
         )
     return 0
 

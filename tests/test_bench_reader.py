@@ -133,3 +133,32 @@ def test_the_bench_reads_only_the_photos_asked_of_a_fuller_folder(
     assert (tmp_path / "sheet-1000.jpg").read_bytes() == b"kept"  # reused, not made again
     made = json.loads((tmp_path / bench_reader.RECORD).read_text())
     assert made == bench_reader.made_with("drawn", (1600, 1200), None, False, None)
+
+
+def test_fresh_seeds_are_named_in_how_the_photos_were_made(
+    bench_reader: ModuleType, tmp_path: Path
+) -> None:
+    """--first-seed makes other photos than the set's own: a folder of them is never read again
+    as the set's own, and a folder of the set's own still stands for it."""
+    own = bench_reader.made_with("drawn", (1600, 1200), None, False, None)
+    assert bench_reader.made_with("drawn", (1600, 1200), None, False, None, 1000) == own
+    fresh = bench_reader.made_with("drawn", (1600, 1200), None, False, None, 40000)
+    assert fresh == {**own, "first seed": 40000}
+    (tmp_path / "sheet-40000.jpg").write_bytes(b"kept")
+    (tmp_path / "sheet-40000.json").write_text("{}")
+    photos = bench_reader.make_corpus(tmp_path, 1, (1600, 1200), "drawn", None, first_seed=40000)
+    assert [p.name for p in photos] == ["sheet-40000.jpg"]
+    assert json.loads((tmp_path / bench_reader.RECORD).read_text()) == fresh
+    problem = bench_reader.kept_problem(tmp_path, own)
+    assert problem and "first seed 40000 there, None here" in problem
+
+
+def test_the_bench_refuses_a_negative_first_seed() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bench_reader.py"), "--first-seed", "-3"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert done.returncode == 2
+    assert "--first-seed -3: expected a seed of 0 or more" in done.stderr
