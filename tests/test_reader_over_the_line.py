@@ -263,3 +263,34 @@ def test_a_digit_written_against_the_line_is_read_with_all_of_it_or_unsure(
         r for r in read(photo.path).reading.squares if photo_corpus.key(r.element) == where
     )
     assert square.value == truth[where] or square.unsure, square
+
+
+# A square read surely as 3.
+SURE_THREE = cells.Reading(SQUARE, "3", 0.999, "5", 0.001, False, candidates=(("3", 0.999),))
+
+
+@pytest.mark.parametrize(
+    ("wide", "unsure", "why"),
+    [
+        (None, False, ""),  # no part by the line: nothing to read again
+        (("3", 0.9999), False, ""),  # read with it, as surely
+        (("3", 0.86), True, "read with it, only 86% sure"),
+        (("5", 0.9999), True, "read with it, 5"),
+        (("?", 0.99), False, ""),  # took in a crease's shadow or a neighbour's ink
+        (("_", 0.99), False, ""),
+        (("35", 0.99), False, ""),
+    ],
+)
+def test_a_mark_read_again_with_its_part_by_the_line_must_agree_surely(
+    wide: tuple[str, float] | None, unsure: bool, why: str
+) -> None:
+    """A 3 whose flat top was written on the line read as 5 surely without it and as 5 at 86 %
+    with the part of it clear of the line: the wider view, with more of the mark, must be as
+    sure as the model's bar for the reading to stand."""
+    model = digits.model()
+    assert model.threshold_for("3") > 0.86
+    reading = cells.cut_doubt(SURE_THREE, wide, model)
+    assert reading.unsure is unsure
+    assert why in reading.why
+    if unsure:
+        assert not reading.only_low_confidence  # the rules may not settle it again

@@ -419,9 +419,15 @@ def _long_ink_by_the_line(
 # at 99.9 % (docs/reader.md, "Writing by the line"). Where ink lies along the line there, outside
 # the patch, for CUT_LONG_MM or more, the mark is read again from the band's outer edge
 # (by_the_line_inset) in; a reading it does not share is unsure. On the bench's real and stress
-# photos every such mark read wider reads the same.
+# photos every such mark read wider reads the same. So is one it shares only unsurely: the wider
+# view has more of the mark, and a 3 whose flat top was written on the line read 5 surely
+# without it (given the rules) and 5 at 86 % with what of it lies clear of the line.
 CUT_LONG_MM = 1.5
 CUT_WHY = "part of its mark lies between the square's line and what was read; read with it, {other}"
+CUT_UNSURE_WHY = (
+    "part of its mark lies between the square's line and what was read; read with it, "
+    "only {share} sure"
+)
 
 
 def cut_by_the_line(band: np.ndarray, level: float, start: float) -> bool:
@@ -448,9 +454,11 @@ def read_with_the_cut_part(
     turned: tuple[bool, ...],
     blur: Callable[[Element], float] | None,
     model: digits.Model,
-) -> list[str | None]:
+    s_weights: list[float],
+) -> list[tuple[str, float] | None]:
     """For each square whose mark may have lost a part by its line (cut_by_the_line), its
-    likeliest value read from by_the_line_inset in; None for the others."""
+    likeliest value read from by_the_line_inset in, and how surely (an S weighed as
+    `s_weights` says for that square, as its own reading weighs it); None for the others."""
     wide: list[np.ndarray] = []
     where: list[int] = []
     for i, (e, a, t) in enumerate(zip(elements, asked, turned, strict=True)):
@@ -462,10 +470,11 @@ def read_with_the_cut_part(
             continue
         wide.append(np.ascontiguousarray(band[::-1, ::-1]) if t else band)
         where.append(i)
-    found: list[str | None] = [None] * len(asked)
+    found: list[tuple[str, float] | None] = [None] * len(asked)
     if wide:
-        for i, candidates in zip(where, candidates_of(wide, [], model)[0], strict=True):
-            found[i] = _ranked(candidates)[0][0]
+        asked_wide, _, p = _asked(wide, [], model)
+        for i, a in zip(where, asked_wide, strict=True):
+            found[i] = _ranked(_square_candidates(a, p, s_weights[i]))[0]
     return found
 
 
@@ -476,14 +485,22 @@ def _reaches_the_edge(marks: digits.Marks) -> bool:
     return any(x == 0 or y == 0 or x + bw == w or y + bh == h for x, y, bw, bh in marks.boxes)
 
 
-def cut_doubt(reading: Reading, wide: str | None) -> Reading:
-    """`reading` made unsure where its mark, read with the part by its line, reads another
-    single digit or star `wide`. Read so, a mark read as no digit, as empty or as two digits
-    took in a crease's shadow or a neighbour's ink, not the rest of itself: on the bench's
-    folded and crumpled photos, that is what such readings were."""
-    if wide is None or wide == reading.value or len(wide) != 1 or wide in "_?":
+def cut_doubt(reading: Reading, wide: tuple[str, float] | None, model: digits.Model) -> Reading:
+    """`reading` made unsure where its mark, read with the part by its line (`wide`: the value
+    and its probability), reads another single digit or star, or the same one under the bar the
+    model sets for it. Read so, a mark read as no digit, as empty or as two digits took in a
+    crease's shadow or a neighbour's ink, not the rest of itself: on the bench's folded and
+    crumpled photos, that is what such readings were."""
+    if wide is None:
         return reading
-    return reading.doubt(CUT_WHY.format(other=wide))
+    value, p = wide
+    if len(value) != 1 or value in "_?":
+        return reading
+    if value != reading.value:
+        return reading.doubt(CUT_WHY.format(other=value))
+    if p < model.threshold_for(value):
+        return reading.doubt(CUT_UNSURE_WHY.format(share=percent(p)))
+    return reading
 
 
 def square_value(name: str) -> str:
@@ -1442,16 +1459,17 @@ def read_sheet(
         if mode is Mode.TEAM
         else square_s_weight(geometry.arenas, ticks, allies, ai_ticked)
     )
+    s_weights = [ACCOUNTED_S_WEIGHT if e.side is ai_side else s_weight for e in square_cells]
     squares = tuple(
         square_reading(
             e,
-            _square_candidates(a, p, ACCOUNTED_S_WEIGHT if e.side is ai_side else s_weight),
+            _square_candidates(a, p, w),
             model,
             marks_mm(a.marks),
             blur(e) if blur else 0.0,
             a.halves is not None,
         )
-        for e, a in zip(square_cells, asked, strict=True)
+        for e, a, w in zip(square_cells, asked, s_weights, strict=True)
     )
     # A mark with a line under it is in pieces, and joined it reads as with its line: what it
     # reads without is weighed instead (underline_doubt).
@@ -1461,10 +1479,10 @@ def read_sheet(
     )
     squares = tuple(underline_doubt(r, a.underlined) for r, a in zip(squares, asked, strict=True))
     squares = tuple(
-        cut_doubt(r, wide)
+        cut_doubt(r, wide, model)
         for r, wide in zip(
             squares,
-            read_with_the_cut_part(ink, square_cells, asked, way.turned, blur, model),
+            read_with_the_cut_part(ink, square_cells, asked, way.turned, blur, model, s_weights),
             strict=True,
         )
     )
