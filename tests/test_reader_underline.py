@@ -170,3 +170,15 @@ def test_sheets_whose_6s_are_underlined_are_read_with_none_misread_unflagged(
             accepted += expected == "6" and not r.unsure
     assert sixes >= 20
     assert accepted >= 10, (accepted, sixes)
+
+
+@pytest.mark.parametrize("width", [1, 2])
+def test_a_sliver_of_ink_has_no_underline(width: int) -> None:
+    """A mark a pixel or two wide and tall (a crease's shade along a square's line, read again
+    with its part by the line) stopped the reading of a crumpled sheet with a division by zero
+    (bench `crumpled`, sheet 91055 from fresh seeds)."""
+    ink = np.zeros((SIZE, SIZE), np.float32)
+    ink[5:35, 20 : 20 + width] = 0.9
+    marks = digits.significant_ink(ink)
+    assert marks.boxes
+    assert digits.without_underline(marks) is None

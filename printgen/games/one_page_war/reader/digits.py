@@ -151,7 +151,8 @@ def without_underline(marks: Marks) -> Marks | None:
     if abs(middle - (first + last) / 2) > 2 + UNDERLINE_SAG * (found[-1] - found[0]):
         return None
     start, stop = _longest_run(along)
-    if stop - start < UNDERLINE_WIDE * w:
+    # A mark a pixel or two wide (a sliver of a crease's shade) has no line under it to fit.
+    if stop - start < max(UNDERLINE_MIN_PX, UNDERLINE_WIDE * w):
         return None
     columns = np.arange(start, stop)
     low = lowest[start:stop]
@@ -208,6 +209,7 @@ UNDERLINE_SLOPE = 0.3
 UNDERLINE_STRAY = 0.5
 UNDERLINE_TALLER = 3.0
 UNDERLINE_SAG = 0.04  # of its length, besides 2 pixels: how far its middle may sag or bow
+UNDERLINE_MIN_PX = 3  # the fewest columns a line under a mark spans
 
 
 def stroke_width(mask: np.ndarray) -> float:
