@@ -24,6 +24,7 @@ from printgen.games.one_page_war.reader.errors import (
     ImageTooSmall,
     NoSheet,
     NotAnImage,
+    ReaderFault,
 )
 from printgen.games.one_page_war.reader.photo import (
     ScanPage,
@@ -32,6 +33,7 @@ from printgen.games.one_page_war.reader.photo import (
     load_photo_and_pale,
     sheets_in,
 )
+from printgen.materials import PhotoOptions
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import photo_corpus  # noqa: E402
@@ -723,3 +725,23 @@ def test_transparent_paper_reads_as_white_paper(tmp_path: Path) -> None:
     assert np.abs(load_photo(transparent, pale=True).astype(int) - grey).max() <= 1
     result = read(transparent)
     assert result.located.tag.sheet_id == photo.tag.sheet_id
+
+
+def test_a_fault_of_the_reader_is_one_line_naming_the_photo(
+    tmp_path: Path, runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reader's own fault (a crumpled sheet once stopped it with a division by zero) is said
+    as one line naming the photo and what to do, exit 1, no traceback: as in a batch."""
+    from printgen.games.one_page_war.reader import reading
+
+    photo = photo_corpus.make_photo(tmp_path / "sheet.jpg", 1, SMALL, shot=GENTLE)
+
+    def fails(*_: Any) -> Any:
+        return 1 / 0
+
+    monkeypatch.setattr(reading, "read", fails)
+    with pytest.raises(ReaderFault, match="sheet.jpg: the reader failed on this photo"):
+        read_photo(photo.path, PhotoOptions())
+    _one_line_error(
+        runner, photo.path, "ZeroDivisionError: division by zero", "please report the photo"
+    )

@@ -37,7 +37,7 @@ from web_helpers import (
 )
 
 from printgen.cli import cli
-from printgen.games.one_page_war.reader.errors import BlankPage
+from printgen.games.one_page_war.reader.errors import BlankPage, ReaderFault
 from printgen.web import create_app
 
 ALL_EXAMPLES = sorted(EXAMPLES.glob("*/*.toml"))
@@ -774,6 +774,37 @@ def test_a_scan_whose_every_page_is_blank_is_refused(uploads: Path) -> None:
     response = post_photo(test_client, scan_of(2), "backs.pdf")
     assert response.status_code == 422
     assert "backs.pdf: every page is blank; scan the sheets" in error_of(response.text)
+    assert list(uploads.iterdir()) == []
+
+
+def test_a_fault_of_the_reader_is_the_servers_and_costs_no_other_photo(
+    uploads: Path, reader: FakeReader
+) -> None:
+    """A photo the reader itself fails on (a fault in printgen) is listed as such, 500 when it
+    is the only one; sent with others, they are read all the same."""
+
+    def reading(path: Path, options: Any) -> Any:
+        if b"fault" in path.read_bytes()[-8:]:
+            raise ReaderFault.of(path, ZeroDivisionError("float division by zero"))
+        return reader(path, options)
+
+    test_client = create_app(photo_reader=reading, upload_root=uploads).test_client()
+    faulty = jpeg() + b"fault"
+    response = post_photo(test_client, faulty, "IMG_0002.jpg")
+    assert response.status_code == 500
+    said = error_of(response.text)
+    assert "IMG_0002.jpg: the reader failed on this photo (ZeroDivisionError" in said
+    assert "type this sheet in, and please report the photo" in said
+    assert str(uploads) not in response.text
+    both = test_client.post(
+        "/photo",
+        data={
+            "photos": [(io.BytesIO(jpeg()), "IMG_0001.jpg"), (io.BytesIO(faulty), "IMG_0002.jpg")]
+        },
+        content_type="multipart/form-data",
+    )
+    page = scored(test_client, both).text
+    assert "IMG_0002.jpg: the reader failed on this photo" in html.unescape(page)
     assert list(uploads.iterdir()) == []
 
 

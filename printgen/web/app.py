@@ -28,7 +28,7 @@ from werkzeug.utils import secure_filename
 from werkzeug.wrappers import Response
 
 from printgen.errors import InputError, PrintgenError, quote
-from printgen.games.one_page_war.reader.errors import BlankPage
+from printgen.games.one_page_war.reader.errors import BlankPage, ReaderFault
 from printgen.games.one_page_war.reader.photo import ScanPage, sheets_in, source_name
 from printgen.materials import PhotoOptions, ScoreReport
 from printgen.paths import ROOT
@@ -487,8 +487,9 @@ def _read_photo(
     except BlankPage:
         raise
     except PrintgenError as error:
-        shown = str(error).replace(f"{photo_path.parent}/", "")
-        raise Refused(UNPROCESSABLE, public(shown)) from None
+        shown = public(str(error).replace(f"{photo_path.parent}/", ""))
+        # The reader's own fault is the server's (500), not the photo's.
+        raise Refused(500 if isinstance(error, ReaderFault) else UNPROCESSABLE, shown) from None
     photo = photo_sheet(report, shown_as, annotated, plain)
     corrections = first_corrections(photo, names)
     if corrections.problems:

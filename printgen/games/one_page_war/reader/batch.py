@@ -43,6 +43,7 @@ from printgen.errors import PrintgenError
 from printgen.games.one_page_war.geometry import SHEET_ID_PATTERN, Kind
 from printgen.games.one_page_war.reader.errors import (
     PlayerNamesError,
+    ReaderFault,
     SeatingError,
     TeamSheetsError,
 )
@@ -105,12 +106,7 @@ def _read_one(path: Photo, options: PhotoOptions) -> PhotoResult:
     except MemoryError:
         return PhotoResult(path, None, f"{path}: not enough memory to read this photo")
     except Exception as error:  # a fault in the reader must not cost the rest of the batch
-        return PhotoResult(
-            path,
-            None,
-            f"{path}: the reader failed on this photo ({type(error).__name__}: {error}); "
-            "type this sheet in, and please report the photo",
-        )
+        return PhotoResult(path, None, str(ReaderFault.of(path, error)))
 
 
 def cores() -> int:

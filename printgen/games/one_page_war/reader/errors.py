@@ -69,6 +69,18 @@ class TeamSheetsError(BatchError):
     """The photos are not one team pack's sheets: a sheet id missing, twice, unread or foreign."""
 
 
+class ReaderFault(PrintgenError):
+    """The reader itself failed on a photo it should have read or refused: a fault in printgen,
+    not in the photo. The player is told so, with what to do meanwhile, not shown a traceback."""
+
+    @classmethod
+    def of(cls, source: object, error: Exception) -> ReaderFault:
+        return cls(
+            f"{source}: the reader failed on this photo ({type(error).__name__}: {error}); "
+            "type this sheet in, and please report the photo"
+        )
+
+
 class ModelFileError(PrintgenError):
     """A file the reader ships (the recogniser's model, the sheets' printed text) is missing,
     damaged or not the one it was written as."""

@@ -18,7 +18,7 @@ from printgen.games.one_page_war.reader import digits, grid
 from printgen.games.one_page_war.reader.blur import SOFT_WHY, readable_blur_mm, too_soft
 from printgen.games.one_page_war.reader.cells import Ink, SheetReading, median_glyph_mm, read_sheet
 from printgen.games.one_page_war.reader.crosscheck import cross_check
-from printgen.games.one_page_war.reader.errors import RETAKE, BlankPage, PoorPhoto
+from printgen.games.one_page_war.reader.errors import RETAKE, BlankPage, PoorPhoto, ReaderFault
 from printgen.games.one_page_war.reader.locate import (
     PX_PER_MM,
     Located,
@@ -161,7 +161,17 @@ def _unmirrored(grey: np.ndarray, markers: Markers | None) -> tuple[np.ndarray, 
 
 
 def read_photo(path: Path, options: PhotoOptions, started: HeadStart | None = None) -> PhotoReport:
-    """A photo's reading and score (`started`: its loading and marker search begun already)."""
+    """A photo's reading and score (`started`: its loading and marker search begun already).
+    A fault of the reader's own (no refusal of the photo) is a ReaderFault naming the photo."""
+    try:
+        return _read_photo(path, options, started)
+    except (PrintgenError, MemoryError):
+        raise
+    except Exception as error:
+        raise ReaderFault.of(source_name(path, options.page), error) from error
+
+
+def _read_photo(path: Path, options: PhotoOptions, started: HeadStart | None) -> PhotoReport:
     result = read(path, started, options.page)
     source = source_name(path, options.page)
     located, reading = result.located, result.reading
