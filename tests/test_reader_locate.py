@@ -286,6 +286,79 @@ def test_a_covered_qr_code_still_reads_with_the_id_unread(
     assert data["sheet_id"] is None and data["sheet_id_read"] is False and data["mode"] == mode
 
 
+def _qr_code(module_px: int, blur: float = 0.0) -> np.ndarray:
+    """A binarised QR code drawn `module_px` pixels a module with a quiet zone, as `_decode_qr`
+    looks at it; softened first by a Gaussian of `blur` modules."""
+    code = cv2.QRCodeEncoder.create().encode("printgen/one-page-war/duel")
+    image = cv2.resize(code, None, fx=module_px, fy=module_px, interpolation=cv2.INTER_NEAREST)
+    image = cv2.copyMakeBorder(image, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=255)
+    if blur:
+        image = cv2.GaussianBlur(image, (0, 0), blur * module_px)
+    return locate_module._binary(image)
+
+
+@pytest.mark.parametrize(("module_px", "blur"), [(3, 0.0), (8, 0.0), (8, 0.35), (4, 0.3)])
+def test_a_qr_code_shows_its_three_finder_patterns(module_px: int, blur: float) -> None:
+    assert locate_module.finder_patterns(_qr_code(module_px, blur)) == 3
+
+
+def test_a_qr_code_striped_by_a_clogged_nozzle_still_shows_its_finder_patterns() -> None:
+    # White lines across the print cut every ring in two; the detectors still read such a
+    # code (the printers set's sheet 51017), so its finders must still be seen.
+    striped = _qr_code(8)
+    striped[::7] = 255
+    assert locate_module.finder_patterns(striped) < 3  # the lines do cut the rings
+    looks = (striped, striped, striped, striped)
+    assert locate_module._finders_seen(looks, 8.0) == 3
+
+
+def test_a_covered_qr_code_shows_at_most_one_finder_pattern() -> None:
+    code = _qr_code(6)
+    half = code.copy()
+    half[:, : code.shape[1] // 2] = 170  # a finger over the left half, binarised as grey
+    bottom = code.copy()
+    bottom[code.shape[0] // 2 :, :] = 0  # a shadow over the bottom half, gone black
+    blank = np.full_like(code, 255)
+    assert locate_module.finder_patterns(locate_module._binary(half)) <= 1
+    assert locate_module.finder_patterns(locate_module._binary(bottom)) <= 2
+    assert locate_module.finder_patterns(blank) == 0
+
+
+def test_a_qr_code_under_a_finger_is_not_decoded_at_every_scale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its finder patterns hidden, the code cannot be read: 40 tries to decode it (0.3 s of a
+    # 12 MP photo) are spared, and a code in view is still read.
+    asked = []
+
+    class Counted:
+        def __init__(self, detector: object) -> None:
+            self.detector = detector
+
+        def detectAndDecode(self, image: np.ndarray) -> tuple[str, object, object]:  # noqa: N802
+            asked.append(image.shape)
+            return self.detector.detectAndDecode(image)  # type: ignore[attr-defined, no-any-return]
+
+    from printgen.games.one_page_war.reader.photo import load_photo
+    from printgen.games.one_page_war.reader.reading import locate_photo
+
+    plain, aruco = cv2.QRCodeDetector, cv2.QRCodeDetectorAruco
+    found = {}
+    for name, edit in (("covered", photo_corpus.cover_qr()), ("in-view", None)):
+        path = tmp_path / f"{name}.jpg"
+        photo = photo_corpus.make_photo(path, 43, SMALL, mode="duel", shot=_shot(43), edit=edit)
+        grey, located = locate_photo(load_photo(path), str(path))
+        with monkeypatch.context() as patched:
+            patched.setattr(cv2, "QRCodeDetector", lambda: Counted(plain()))
+            patched.setattr(cv2, "QRCodeDetectorAruco", lambda: Counted(aruco()))
+            asked.clear()
+            text = locate_module._decode_qr(grey, located.homography, located.geometry)
+        found[name] = (text, len(asked))
+    assert found["covered"] == (None, 0)
+    text, tries = found["in-view"]
+    assert text == photo.tag.to_text() and tries >= 1
+
+
 def test_one_covered_marker_in_each_corner_still_reads(tmp_path: Path) -> None:
     rng = np.random.default_rng(5)
     truth = photo_corpus.random_game(rng, "duel")

@@ -574,8 +574,9 @@ def _decode_qr(grey: np.ndarray, h: np.ndarray, geometry: SheetGeometry) -> str 
     """The QR code's text, read from a small rectified crop where the sheet puts it."""
     qr = geometry.find(Kind.QR)
     margin = 4.0
-    detectors = (cv2.QRCodeDetector(), cv2.QRCodeDetectorAruco())
-    for scale in QR_SCALES:
+
+    def looks(scale: float) -> tuple[np.ndarray, ...]:
+        """The crop at `scale` px/mm: as it is, binarised, sharpened, sharpened and binarised."""
         x0, y0 = qr.x - margin, qr.y - margin
         size = int((qr.w + 2 * margin) * scale)
         to_crop = np.array([[scale, 0, -x0 * scale], [0, scale, -y0 * scale], [0, 0, 1]]) @ (
@@ -584,7 +585,16 @@ def _decode_qr(grey: np.ndarray, h: np.ndarray, geometry: SheetGeometry) -> str 
         crop = cv2.warpPerspective(grey, to_crop, (size, size), flags=cv2.INTER_CUBIC)
         # Sharpened (unsharp mask) copies give soft codes back their module edges.
         sharp = cv2.addWeighted(crop, 2.5, cv2.GaussianBlur(crop, (0, 0), 0.6 * scale), -1.5, 0)
-        for image in (crop, _binary(crop), sharp, _binary(sharp)):
+        return crop, _binary(crop), sharp, _binary(sharp)
+
+    crops = {scale: looks(scale) for scale in QR_SCALES[:1]}
+    if _finders_seen(crops[QR_SCALES[0]], QR_SCALES[0]) < 2:
+        crops.update((scale, looks(scale)) for scale in QR_SCALES[1:])
+        if max(_finders_seen(images, scale) for scale, images in crops.items()) < 2:
+            return None  # covered or torn: none of the 40 tries below could read it
+    detectors = (cv2.QRCodeDetector(), cv2.QRCodeDetectorAruco())
+    for scale in QR_SCALES:
+        for image in crops.get(scale) or looks(scale):
             for detector in detectors:
                 try:
                     text, _, _ = detector.detectAndDecode(image)
@@ -593,6 +603,55 @@ def _decode_qr(grey: np.ndarray, h: np.ndarray, geometry: SheetGeometry) -> str 
                 if text:
                     return str(text)
     return None
+
+
+def _finders_seen(images: tuple[np.ndarray, ...], scale: float) -> int:
+    """The most finder patterns either binarised look of a crop at `scale` px/mm
+    (`_decode_qr`'s) shows, as it is or with thin gaps in its black filled: a clogged
+    nozzle's white stripes cut every ring of a code the detectors still read (the printers
+    set's sheet 51017), and a closing of half a module (about 0.5 mm) joins them again."""
+    size = max(2, round(scale / 2))
+    kernel = np.ones((size, size), np.uint8)
+    seen = 0
+    for binary in (images[1], images[3]):
+        closed = 255 - cv2.morphologyEx(255 - binary, cv2.MORPH_CLOSE, kernel)
+        seen = max(seen, finder_patterns(binary), finder_patterns(closed))
+    return seen
+
+
+# A QR code's finder pattern: a black ring of 7 x 7 modules round a solid 3 x 3 square, the
+# ring's outline enclosing 49 / 9 times the square's area (loosely: perspective and blur move
+# it).
+FINDER_AREAS = (2.5, 12.0)
+FINDER_MIN_PX = 7
+
+
+def finder_patterns(binary: np.ndarray) -> int:
+    """How many QR finder patterns (square rings holding a square) a black-on-white image
+    shows. Both of OpenCV's detectors need three: where under two show however the crop is
+    looked at (a finger or a torn corner over the code), decoding is not tried, which took
+    0.3 s of a photo whose code was covered (docs/reader.md, "Locating")."""
+    contours, hierarchy = cv2.findContours(255 - binary, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return 0
+    parent = hierarchy[0][:, 3]
+    low, high = FINDER_AREAS
+    rings = set()
+    for inner, outline in enumerate(contours):
+        # An outline two levels in (ink, hole, ink): the ring's hole may hold specks too.
+        ring = parent[parent[inner]] if parent[inner] >= 0 else -1
+        if ring < 0 or ring in rings:
+            continue
+        _, _, w, h = cv2.boundingRect(contours[ring])
+        inner_area = cv2.contourArea(outline)
+        if (
+            min(w, h) >= FINDER_MIN_PX
+            and 0.6 <= w / h <= 1.6
+            and inner_area > 0
+            and low <= cv2.contourArea(contours[ring]) / inner_area <= high
+        ):
+            rings.add(ring)
+    return len(rings)
 
 
 def _decode_qr_anywhere(grey: np.ndarray) -> str | None:
