@@ -274,7 +274,7 @@ def test_a_covered_qr_code_still_reads_with_the_id_unread(
     tag = result.located.tag
     assert (tag.sheet_id, tag.paper, tag.mode, tag.layout) == (None, paper, mode, "standard")
     assert tag.version == photo.tag.version
-    assert any("QR code could not be read" in a for a in result.located.advice)
+    assert any("QR code is covered" in a and "uncovered" in a for a in result.located.advice)
     _right_or_unsure(result, photo)
     # The typed-in TOML has no id, says so, and parses to what the referee is given.
     report = read_photo(path, PhotoOptions(partial=True))
@@ -352,11 +352,29 @@ def test_a_qr_code_under_a_finger_is_not_decoded_at_every_scale(
             patched.setattr(cv2, "QRCodeDetector", lambda: Counted(plain()))
             patched.setattr(cv2, "QRCodeDetectorAruco", lambda: Counted(aruco()))
             asked.clear()
-            text = locate_module._decode_qr(grey, located.homography, located.geometry)
-        found[name] = (text, len(asked))
-    assert found["covered"] == (None, 0)
-    text, tries = found["in-view"]
-    assert text == photo.tag.to_text() and tries >= 1
+            text, shown = locate_module._decode_qr(grey, located.homography, located.geometry)
+        found[name] = (text, shown, len(asked))
+    assert found["covered"] == (None, False, 0)
+    text, shown, tries = found["in-view"]
+    assert text == photo.tag.to_text() and shown and tries >= 1
+
+
+def test_a_qr_code_washed_out_but_for_its_corners_is_said_unreadable_not_covered(
+    tmp_path: Path,
+) -> None:
+    # Glare over all but the three finder patterns: the code is there, and could not be read.
+    def glare(sheet: np.ndarray, geometry: SheetGeometry) -> None:
+        qr = geometry.find(Kind.QR)
+        k = photo_corpus.SHEET_PX_PER_MM
+        x, y = int((qr.x + 0.3 * qr.w) * k), int((qr.y + 0.3 * qr.h) * k)
+        sheet[y : int(qr.rect.bottom * k), x : int(qr.rect.right * k)] = 255
+
+    path = tmp_path / "glare.jpg"
+    photo_corpus.make_photo(path, 44, SMALL, mode="duel", shot=_shot(44), edit=glare)
+    result = read(path)
+    assert result.located.tag.sheet_id is None
+    said = [a for a in result.located.advice if "QR code" in a]
+    assert said and "could not be read" in said[0] and "free of glare" in said[0]
 
 
 def test_one_covered_marker_in_each_corner_still_reads(tmp_path: Path) -> None:

@@ -309,7 +309,9 @@ def locate(grey: np.ndarray, source: str, found: Markers | None = None) -> Locat
     geometry = fits[0].candidate.geometry
     _refuse_small(_square_sides_px(fits[0].homography, geometry), grey.shape, geometry, source)
 
-    text = _read_qr(grey, fits)
+    text, hidden = _read_qr(grey, fits)
+    # A code whose corner squares do not show is covered (a finger, a torn corner), not soft.
+    keep = "uncovered and in view" if hidden else "in focus and free of glare"
     if text is not None:
         tag = _tag(text, source)
         fit = _fit_for(tag, fits, grey, source)
@@ -324,13 +326,14 @@ def locate(grey: np.ndarray, source: str, found: Markers | None = None) -> Locat
                 f"{source}: found the markers but could not read the sheet's QR code (in the "
                 "right-hand column), and cannot tell from the printed text whether it is a duel, "
                 f"solo or team sheet;{_soft_note(grey, markers, c.geometry)} make sure the QR "
-                f"code is in focus and free of glare, and {RETAKE}"
+                f"code is {keep}, and {RETAKE}"
             )
         c = fit.candidate
         identity = SheetIdentity(c.layout, c.version, c.paper, mode, None)
+        why = "is covered (its corner squares do not show)" if hidden else "could not be read"
         advice = [
-            "the QR code could not be read, so the sheet id is unknown (the paper and layout "
-            "come from the printed grid): keep the QR code in focus and free of glare"
+            f"the QR code {why}, so the sheet id is unknown (the paper and layout come from the "
+            f"printed grid): keep the QR code {keep}"
         ]
     geometry = fit.candidate.geometry
     if fit.error_mm > MAX_FIT_MM:
@@ -373,10 +376,12 @@ def locate(grey: np.ndarray, source: str, found: Markers | None = None) -> Locat
     )
 
 
-def _read_qr(grey: np.ndarray, fits: list[Fit]) -> str | None:
+def _read_qr(grey: np.ndarray, fits: list[Fit]) -> tuple[str | None, bool]:
     """The QR code's text, read where each candidate sheet puts it (the best-fitting first; a
-    place already tried is not tried again), then anywhere in the photo."""
+    place already tried is not tried again), then anywhere in the photo; and whether, unread,
+    it was hidden: under two of its finder patterns at every place tried."""
     tried: list[np.ndarray] = []
+    hidden = True
     for fit in fits:
         qr = fit.candidate.geometry.find(Kind.QR).rect
         corners = np.array(
@@ -389,10 +394,12 @@ def _read_qr(grey: np.ndarray, fits: list[Fit]) -> str | None:
         if any(np.abs(quad - t).max() < 0.05 * side for t in tried):
             continue
         tried.append(quad)
-        text = _decode_qr(grey, fit.homography, fit.candidate.geometry)
+        text, shown = _decode_qr(grey, fit.homography, fit.candidate.geometry)
         if text:
-            return text
-    return _decode_qr_anywhere(grey)
+            return text, False
+        hidden = hidden and not shown
+    text = _decode_qr_anywhere(grey)
+    return text, hidden and text is None
 
 
 def _fit_for(tag: SheetTag, fits: list[Fit], grey: np.ndarray, source: str) -> Fit:
@@ -570,8 +577,9 @@ def _binary(image: np.ndarray) -> np.ndarray:
     return cv2.threshold(image, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1]
 
 
-def _decode_qr(grey: np.ndarray, h: np.ndarray, geometry: SheetGeometry) -> str | None:
-    """The QR code's text, read from a small rectified crop where the sheet puts it."""
+def _decode_qr(grey: np.ndarray, h: np.ndarray, geometry: SheetGeometry) -> tuple[str | None, bool]:
+    """The QR code's text, read from a small rectified crop where the sheet puts it, and
+    whether two or more of its finder patterns show there."""
     qr = geometry.find(Kind.QR)
     margin = 4.0
 
@@ -591,7 +599,7 @@ def _decode_qr(grey: np.ndarray, h: np.ndarray, geometry: SheetGeometry) -> str 
     if _finders_seen(crops[QR_SCALES[0]], QR_SCALES[0]) < 2:
         crops.update((scale, looks(scale)) for scale in QR_SCALES[1:])
         if max(_finders_seen(images, scale) for scale, images in crops.items()) < 2:
-            return None  # covered or torn: none of the 40 tries below could read it
+            return None, False  # covered or torn: none of the 40 tries below could read it
     detectors = (cv2.QRCodeDetector(), cv2.QRCodeDetectorAruco())
     for scale in QR_SCALES:
         for image in crops.get(scale) or looks(scale):
@@ -601,8 +609,8 @@ def _decode_qr(grey: np.ndarray, h: np.ndarray, geometry: SheetGeometry) -> str 
                 except cv2.error:
                     continue
                 if text:
-                    return str(text)
-    return None
+                    return str(text), True
+    return None, True
 
 
 def _finders_seen(images: tuple[np.ndarray, ...], scale: float) -> int:
