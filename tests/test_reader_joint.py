@@ -413,3 +413,19 @@ def test_no_reading_is_sure_under_the_floor_of_0_997() -> None:
     assert set(train_digits.thresholds_for(clean, train_digits.MIN_THRESHOLD)) == {0.997}
     # And the reading given the rules that the floor was raised for is unsure now.
     assert shipped.joint_threshold_for("6") > 0.9953
+
+
+@pytest.mark.parametrize(
+    ("second_share", "said"), [(0.0, "under 1%"), (0.004, "under 1%"), (0.3, "30%")]
+)
+def test_an_unsure_cell_never_offers_its_runner_up_at_0_percent(
+    second_share: float, said: str
+) -> None:
+    # A runner-up the rules keep but whose share given the rules came out 0 (no whole-sheet
+    # reading with it was looked at) is still a chance, as the recogniser gave it one.
+    from printgen.games.one_page_war.reader.report import describe
+
+    e = sheet_geometry("standard", Paper.A4).select(Kind.SQUARE)[0]
+    r = Reading(e, "4", 0.9896, "6", second_share, unsure=True, why="only 99% sure")
+    line = describe(r, ("First", "Second"))
+    assert f"4 (99%) or 6 ({said})" in line and "(0%)" not in line

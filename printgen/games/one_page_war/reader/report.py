@@ -59,7 +59,10 @@ def describe(r: Reading, players: tuple[str, str]) -> str:
     else:
         where = f"{e.arena}, S space"
     first, second = shown(r.value), shown(r.second)
-    reading = f"{first} ({percent(r.confidence)}) or {second} ({percent(r.second_confidence)})"
+    # Given the rules, a runner-up's share counts only the whole-sheet readings looked at, so a
+    # legal value the recogniser gave a sliver of a chance can come out 0: never "0%" beside it.
+    beside = percent(r.second_confidence) if r.second_confidence > 0 else "under 1%"
+    reading = f"{first} ({percent(r.confidence)}) or {second} ({beside})"
     return f"{where}: {reading}" + (f" — {r.why}" if r.why else "")
 
 
