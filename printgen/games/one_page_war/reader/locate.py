@@ -13,6 +13,7 @@ All positions come from `geometry.py`, the one geometry the sheet was drawn from
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -309,7 +310,7 @@ def locate(grey: np.ndarray, source: str, found: Markers | None = None) -> Locat
     geometry = fits[0].candidate.geometry
     _refuse_small(_square_sides_px(fits[0].homography, geometry), grey.shape, geometry, source)
 
-    text, hidden = _read_qr(grey, fits)
+    text, hidden = _read_qr(grey, fits, all_four=not markers.missing)
     # A code whose corner squares do not show is covered (a finger, a torn corner), not soft.
     keep = "uncovered and in view" if hidden else "in focus and free of glare"
     if text is not None:
@@ -376,10 +377,11 @@ def locate(grey: np.ndarray, source: str, found: Markers | None = None) -> Locat
     )
 
 
-def _read_qr(grey: np.ndarray, fits: list[Fit]) -> tuple[str | None, bool]:
+def _read_qr(grey: np.ndarray, fits: list[Fit], all_four: bool) -> tuple[str | None, bool]:
     """The QR code's text, read where each candidate sheet puts it (the best-fitting first; a
-    place already tried is not tried again), then anywhere in the photo; and whether, unread,
-    it was hidden: under two of its finder patterns at every place tried."""
+    place already tried is not tried again), then anywhere in the photo unless it was hidden
+    where the fit of `all_four` markers puts it; and whether, unread, it was hidden: under two
+    of its finder patterns at every place tried."""
     tried: list[np.ndarray] = []
     hidden = True
     for fit in fits:
@@ -398,6 +400,10 @@ def _read_qr(grey: np.ndarray, fits: list[Fit]) -> tuple[str | None, bool]:
         if text:
             return text, False
         hidden = hidden and not shown
+    if hidden and all_four and fits[0].error_mm <= WARN_FIT_MM:
+        # Four markers on a flat sheet put the code within a millimetre of where it was looked
+        # for: hidden there, it is nowhere else (the search anywhere took 50 ms of 0.24 s).
+        return None, True
     text = _decode_qr_anywhere(grey)
     return text, hidden and text is None
 
@@ -596,9 +602,9 @@ def _decode_qr(grey: np.ndarray, h: np.ndarray, geometry: SheetGeometry) -> tupl
         return crop, _binary(crop), sharp, _binary(sharp)
 
     crops = {scale: looks(scale) for scale in QR_SCALES[:1]}
-    if _finders_seen(crops[QR_SCALES[0]], QR_SCALES[0]) < 2:
+    if not _finders_show(crops[QR_SCALES[0]], QR_SCALES[0]):
         crops.update((scale, looks(scale)) for scale in QR_SCALES[1:])
-        if max(_finders_seen(images, scale) for scale, images in crops.items()) < 2:
+        if not any(_finders_show(images, scale) for scale, images in crops.items()):
             return None, False  # covered or torn: none of the 40 tries below could read it
     detectors = (cv2.QRCodeDetector(), cv2.QRCodeDetectorAruco())
     for scale in QR_SCALES:
@@ -613,19 +619,34 @@ def _decode_qr(grey: np.ndarray, h: np.ndarray, geometry: SheetGeometry) -> tupl
     return None, True
 
 
-def _finders_seen(images: tuple[np.ndarray, ...], scale: float) -> int:
-    """The most finder patterns either binarised look of a crop at `scale` px/mm
-    (`_decode_qr`'s) shows, as it is or with thin gaps in its black filled: a clogged
-    nozzle's white stripes cut every ring of a code the detectors still read (the printers
-    set's sheet 51017), and a closing of half a module (about 0.5 mm) joins them again."""
-    size = max(2, round(scale / 2))
-    kernel = np.ones((size, size), np.uint8)
-    seen = 0
-    for binary in (images[1], images[3]):
-        closed = 255 - cv2.morphologyEx(255 - binary, cv2.MORPH_CLOSE, kernel)
-        seen = max(seen, finder_patterns(binary), finder_patterns(closed))
-    return seen
+def _finders_show(images: tuple[np.ndarray, ...], scale: float) -> bool:
+    """Whether two or more finder patterns show in a crop at `scale` px/mm (`_decode_qr`'s
+    looks), however it is binarised: as `_decode_qr` does, with thin gaps in its black filled
+    (a clogged nozzle's white stripes cut every ring of a code the detectors still read, the
+    printers set's sheet 51017; a closing of half a module, about 0.5 mm, joins them), or
+    against the paper around each pixel (a laser's worn drum fades part of a code the search
+    of the whole photo still reads, sheet 51031: one threshold for the crop loses its faded
+    finders). The cheapest looks first: a code in view shows its finders at once."""
+    darkest, lightest = np.percentile(images[0], (2, 98))
+    if lightest - darkest < QR_MIN_CONTRAST:
+        return False  # paper alone (a code torn off, or under glare): its noise is no code
+    kernel = np.ones((max(2, round(scale / 2)),) * 2, np.uint8)
+    block = int(3 * scale) | 1  # some three modules
 
+    def looks() -> Iterator[np.ndarray]:
+        yield from (images[1], images[3])
+        for binary in (images[1], images[3]):
+            yield 255 - cv2.morphologyEx(255 - binary, cv2.MORPH_CLOSE, kernel)
+        yield cv2.adaptiveThreshold(
+            images[0], 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, 5
+        )
+
+    return any(finder_patterns(look) >= 2 for look in looks())
+
+
+# Grey levels between a crop's darkest and lightest (2nd and 98th percentiles) under which it
+# holds no code: a flat crop's noise, split at one threshold, made thousands of outlines.
+QR_MIN_CONTRAST = 24
 
 # A QR code's finder pattern: a black ring of 7 x 7 modules round a solid 3 x 3 square, the
 # ring's outline enclosing 49 / 9 times the square's area (loosely: perspective and blur move
@@ -643,15 +664,17 @@ def finder_patterns(binary: np.ndarray) -> int:
     if hierarchy is None:
         return 0
     parent = hierarchy[0][:, 3]
+    # Outlines two levels in (ink, hole, ink), with the ring two levels out: the ring's hole
+    # may hold specks too. Found with numpy: a noisy crop has thousands of outlines.
+    grand = np.where(parent >= 0, parent[np.maximum(parent, 0)], -1)
     low, high = FINDER_AREAS
-    rings = set()
-    for inner, outline in enumerate(contours):
-        # An outline two levels in (ink, hole, ink): the ring's hole may hold specks too.
-        ring = parent[parent[inner]] if parent[inner] >= 0 else -1
-        if ring < 0 or ring in rings:
+    rings: set[int] = set()
+    for inner in np.flatnonzero(grand >= 0).tolist():
+        ring = int(grand[inner])
+        if ring in rings:
             continue
         _, _, w, h = cv2.boundingRect(contours[ring])
-        inner_area = cv2.contourArea(outline)
+        inner_area = cv2.contourArea(contours[inner])
         if (
             min(w, h) >= FINDER_MIN_PX
             and 0.6 <= w / h <= 1.6
