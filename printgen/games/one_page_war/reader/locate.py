@@ -59,6 +59,7 @@ from printgen.games.one_page_war.reader.markers import (
     search_again,
     sheet_to_photo,
 )
+from printgen.games.one_page_war.reader.quantile import percentile
 from printgen.render.units import Paper
 
 # The rectified sheet's resolution: a 14 mm square becomes 84 pixels.
@@ -627,8 +628,7 @@ def _finders_show(images: tuple[np.ndarray, ...], scale: float) -> bool:
     against the paper around each pixel (a laser's worn drum fades part of a code the search
     of the whole photo still reads, sheet 51031: one threshold for the crop loses its faded
     finders). The cheapest looks first: a code in view shows its finders at once."""
-    darkest, lightest = np.percentile(images[0], (2, 98))
-    if lightest - darkest < QR_MIN_CONTRAST:
+    if percentile(images[0], 98) - percentile(images[0], 2) < QR_MIN_CONTRAST:
         return False  # paper alone (a code torn off, or under glare): its noise is no code
     kernel = np.ones((max(2, round(scale / 2)),) * 2, np.uint8)
     block = int(3 * scale) | 1  # some three modules
