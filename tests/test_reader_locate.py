@@ -379,11 +379,9 @@ def test_a_qr_code_under_a_finger_is_not_decoded_at_all(
             asked.clear()
             _, located = locate_photo(grey, str(path))
         found[name] = (located.tag.sheet_id, len(located.markers), len(asked))
-        if name == "in-view":
-            in_view = photo.tag.sheet_id
     assert found["covered"] == (None, 4, 0)
     sheet_id, _, tries = found["in-view"]
-    assert sheet_id == in_view and tries >= 1
+    assert sheet_id == photo.tag.sheet_id and tries >= 1  # one seed: one sheet id for all three
     # With three markers the fit may miss the code's place: the whole photo is searched.
     sheet_id, markers, tries = found["a marker covered too"]
     assert (sheet_id, markers) == (None, 3) and tries >= 1
