@@ -93,6 +93,20 @@ def test_a_fifo_is_refused_at_once_rather_than_waited_on(tmp_path: Path, reader:
     assert "give - to read it from standard input" in result.stderr
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("name", ["sheet", "photo.jpg"])
+def test_a_fifo_of_any_name_is_refused_by_score(tmp_path: Path, name: str) -> None:
+    # With no sheet suffix, score opens the file to see whether it is a photo: that open
+    # blocked forever on a FIFO.
+    fifo = tmp_path / name
+    os.mkfifo(fifo)
+    result = subprocess.run(
+        [PRINTGEN, "score", str(fifo)], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 1
+    assert f"{fifo}: is a FIFO (named pipe), not a regular file" in result.stderr
+
+
 def test_an_unreadable_file_is_one_line(
     runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -5,6 +5,7 @@ readable sheet. A scan of several pages is read a page at a time (`sheets_in`, `
 
 from __future__ import annotations
 
+import stat
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,6 +122,10 @@ def file_kind(path: Path) -> str | None:
     """What the file's first bytes say it is ("a PDF document", "a JPEG photo"...), or None for
     anything else (a typed-in sheet, say). Unreadable files are None: their reader says why."""
     try:
+        # Opening a FIFO waits for a writer: anything but a regular file is left to the reader
+        # that refuses it.
+        if not stat.S_ISREG(path.stat().st_mode):
+            return None
         with open(path, "rb") as handle:
             head = handle.read(16)
     except OSError:
