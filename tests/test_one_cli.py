@@ -217,6 +217,36 @@ def test_check_capture_reports_what_is_illegal(
     assert re.search(message, result.output), result.output
 
 
+def test_check_capture_takes_a_path_quoted_whole(runner: CliRunner, tmp_path: Path) -> None:
+    file = str(write(tmp_path, CHAIN))
+    result = runner.invoke(
+        cli, ["one", "check-capture", file, "--from", "2,3", "--path", "4,3 4,5 2,5"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Red has now captured 4" in result.output
+
+
+@pytest.mark.parametrize(
+    ("path", "typo"),
+    [(["4.3"], "4.3"), (["4,3,"], "4,3,"), (["4,3", "4.5"], "4.5"), (["4,3 4;5"], "4;5")],
+)
+def test_check_capture_names_a_mistyped_landing(
+    runner: CliRunner, tmp_path: Path, path: list[str], typo: str
+) -> None:
+    # These were dropped before click saw them, and the error was "Missing option '--path'".
+    file = str(write(tmp_path, CHAIN))
+    result = runner.invoke(cli, ["one", "check-capture", file, "--from", "2,3", "--path", *path])
+    assert result.exit_code == 1
+    assert f"'{typo}' is not a coordinate; write RING,SPOKE such as 2,5" in result.output
+
+
+def test_check_capture_path_with_nothing_after_it(runner: CliRunner, tmp_path: Path) -> None:
+    file = str(write(tmp_path, CHAIN))
+    result = runner.invoke(cli, ["one", "check-capture", file, "--from", "2,3", "--path"])
+    assert result.exit_code == 2
+    assert "Option '--path' requires an argument" in result.output
+
+
 def test_check_capture_unknown_or_wrong_player(runner: CliRunner, tmp_path: Path) -> None:
     file = str(write(tmp_path, CHAIN))
     base = ["one", "check-capture", file, "--from", "2,3", "--path", "4,3"]

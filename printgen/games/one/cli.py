@@ -14,8 +14,10 @@ from printgen.games.one.engine import IllegalMove, Point, verify_capture
 from printgen.games.one.layout import load_layout
 from printgen.games.one.referee import capture_report, read_position
 
-# A coordinate as typed after --path: "2,5", and "-1,5" so an off-board ring is reported as such.
-_COORDINATE = re.compile(r"^-?\d+\s*,\s*-?\d+$")
+# What is typed after --path: the first word always (even "4.3", so that its error says what a
+# coordinate is), then every word that is digits and separators ("4,5", "-1,5", a typo such as
+# "4.5"), split at spaces where the path was quoted whole ("4,3 4,5").
+_LANDINGS = re.compile(r"^(?=.*\d)[-\d\s,.;:]+$")
 
 
 class GreedyPathCommand(click.Command):
@@ -26,16 +28,20 @@ class GreedyPathCommand(click.Command):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         rewritten: list[str] = []
-        in_path = False
+        taken: int | None = None  # words taken since --path; None outside it
         for arg in args:
             if arg == "--path":
-                in_path = True
+                taken = 0
                 continue
-            if in_path and _COORDINATE.match(arg):
-                rewritten += ["--path", arg]
+            if taken is not None and (taken == 0 or _LANDINGS.match(arg)):
+                for landing in arg.split() or [arg]:
+                    rewritten += ["--path", landing]
+                taken += 1
                 continue
-            in_path = False
+            taken = None
             rewritten.append(arg)
+        if taken == 0:  # --path last, with nothing after it: click says it needs a value
+            rewritten.append("--path")
         return super().parse_args(ctx, rewritten)
 
 
