@@ -570,3 +570,12 @@ def test_a_team_named_like_a_player_is_refused() -> None:
     player = data["teams"][second][0]
     data["teams"] = {player: data["teams"][first], second: data["teams"][second]}
     assert "is named like a player" in problem(data)
+
+
+def test_a_team_game_of_two_players_is_refused() -> None:
+    # The rulebook's team mode is for four or more; one sheet of two is a duel.
+    data = example("team")
+    data["teams"] = {"North": ["Ann"], "South": ["Ben"]}
+    data["sheets"] = data["sheets"][:1]
+    assert "have one player each: team mode is for four or more players" in problem(data)
+    assert 'mode = "duel"' in problem(data)

@@ -749,7 +749,12 @@ class _Reader:
         both = set(teams[0].players) & set(teams[1].players)
         if both:
             self.malformed(f"{', '.join(sorted(both))} cannot play on both teams")
-        if len(teams[0].players) != len(teams[1].players):
+        if len(teams[0].players) == len(teams[1].players) == 1:
+            self.malformed(
+                f"teams {teams[0].name} and {teams[1].name} have one player each: team mode is "
+                'for four or more players; two players play a duel (mode = "duel")'
+            )
+        elif len(teams[0].players) != len(teams[1].players):
             self.malformed(
                 f"team {teams[0].name} has {len(teams[0].players)} players and team "
                 f"{teams[1].name} {len(teams[1].players)}: every player faces one opponent"
