@@ -579,3 +579,25 @@ def test_a_team_game_of_two_players_is_refused() -> None:
     data["sheets"] = data["sheets"][:1]
     assert "have one player each: team mode is for four or more players" in problem(data)
     assert 'mode = "duel"' in problem(data)
+
+
+def test_names_are_trimmed_alike_in_players_arenas_and_ticks() -> None:
+    # The referee trims the players' names (rulings, ONE 11); a key typed the same way, outer
+    # spaces and all, was then an unknown player.
+    plain = score_game(parse_sheet(example("duel")))
+    data = example("duel")
+    first = data["players"][0]
+    data["players"][0] = f" {first} "
+    for arena in data["arenas"].values():
+        arena[f" {first} "] = arena.pop(first)
+        if "ticks" in arena and first in arena["ticks"]:
+            arena["ticks"][f"{first} "] = arena["ticks"].pop(first)
+    assert score_game(parse_sheet(data)) == plain
+
+
+def test_one_player_typed_twice_with_and_without_spaces_is_refused() -> None:
+    data = example("duel")
+    first = data["players"][0]
+    land = data["arenas"]["Land"]
+    land[f"{first} "] = land[first]
+    assert f"arena Land: '{first}' and '{first} ' are one player" in problem(data)

@@ -511,6 +511,7 @@ class _Reader:
         if not isinstance(data, Mapping):
             self.malformed(f"{at} should be a table of each player's squares")
             return None
+        data = self.trimmed(data, at)
         for key in data:
             if key not in players and key not in ARENA_KEYS:
                 self.malformed(
@@ -537,6 +538,16 @@ class _Reader:
         self.check_arena(arena, mode, at)
         return arena
 
+    def trimmed(self, table: Mapping[str, Any], at: str) -> dict[str, Any]:
+        """`table` with its keys' outer spaces trimmed, as the players' names are."""
+        keys: dict[str, str] = {}
+        for key in table:
+            name = key.strip()
+            if name in keys:
+                self.malformed(f"{at}: {quote(keys[name])} and {quote(key)} are one player")
+            keys[name] = key
+        return {name: table[key] for name, key in keys.items()}
+
     def ticks(
         self, value: object, spec: ArenaSpec, players: tuple[str, str], at: str
     ) -> dict[str, int] | None:
@@ -548,7 +559,7 @@ class _Reader:
             )
             return None
         counts = {player: 0 for player in players}
-        for player, count in value.items():
+        for player, count in self.trimmed(value, f"{at}: ticks").items():
             if player not in players:
                 self.malformed(
                     f"{at}: ticks for unknown player {quote(player)}; the players are "
