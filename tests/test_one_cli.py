@@ -76,6 +76,12 @@ def test_partial_standing_exits_3(runner: CliRunner, tmp_path: Path) -> None:
     result = runner.invoke(cli, ["score", "--partial", str(write(tmp_path, ISSUE_EXAMPLE))])
     assert result.exit_code == 3
     assert "Red leads with 7" in result.output
+    # The JSON says the same: a leader, no winner, as every referee's standing so far does.
+    path = str(write(tmp_path, ISSUE_EXAMPLE))
+    data = json.loads(runner.invoke(cli, ["score", "--partial", "--json", path]).output)
+    assert (data["winner"], data["leader"], data["partial"]) == (None, "Red", True)
+    final = json.loads(runner.invoke(cli, ["score", "--json", path]).output)
+    assert final["winner"] == "Red" and "leader" not in final
 
 
 BAD = [

@@ -173,14 +173,19 @@ class OneReport:
         return 3 if self.partial else 0
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "game": "one",
             "scores": {
                 s.name: {"largest_group": s.largest_group, "captured": s.captured, "score": s.score}
                 for s in self.scores
             },
-            "winner": self.winner,
+            # A standing so far names no winner, as every game's referee does (exit code 3).
+            "winner": None if self.partial else self.winner,
         }
+        if self.partial:
+            data["partial"] = True
+            data["leader"] = self.winner
+        return data
 
     def to_text(self) -> str:
         width = max(6, *(len(s.name) for s in self.scores))
