@@ -630,4 +630,18 @@ def _player_names(text: str) -> tuple[str, ...]:
 
 
 def main() -> None:
-    cli(prog_name="printgen")
+    try:
+        try:
+            cli(prog_name="printgen")
+        finally:
+            if sys.stdout is not None:  # None where the shell closed it (`>&-`)
+                sys.stdout.flush()  # here, where a full disk can still be reported in one line
+    except OSError as error:
+        # Files printgen opens name themselves in their errors (`error.filename`); one without
+        # a name is the output itself: a full disk, a closed pipe, a device that refuses it.
+        if error.filename is not None:
+            raise
+        # What is still buffered for the output would fail again as Python exits.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(f"error: could not write the output: {error.strerror or error}", file=sys.stderr)
+        sys.exit(EXIT_ERROR)

@@ -502,3 +502,15 @@ def test_check_capture_prints_a_position_that_reads_back_whatever_the_names(
     printed = result.stdout.split("# the new position\n", 1)[1]
     after = tomllib.loads(printed)
     assert after["players"][odd] == {"stones": [[4, 3]], "captured": 1}
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+@pytest.mark.parametrize("args", [["list"], ["--help"], ["layout", "one-page-war", "--json"]])
+def test_output_that_cannot_be_written_is_one_line(args: list[str]) -> None:
+    # /dev/full refuses every write as a full disk does: that was a traceback.
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [PRINTGEN, *args], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60
+        )
+    assert result.returncode == 1
+    assert result.stderr == "error: could not write the output: No space left on device\n"
