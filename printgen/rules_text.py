@@ -150,7 +150,8 @@ def _split_front_matter(text: str, source: str) -> tuple[dict, str, int]:
     except StopIteration:
         raise InputError(f"{source}: the front matter opened on line 1 is never closed") from None
     try:
-        meta = tomllib.loads("\n".join(lines[1:end]))
+        # The opening fence left as an empty line, so TOML's line numbers are the file's.
+        meta = tomllib.loads("\n" + "\n".join(lines[1:end]))
     except tomllib.TOMLDecodeError as error:
         raise InputError(f"{source}: malformed front matter: {error}") from None
     return meta, "\n".join(lines[end + 1 :]), end + 2

@@ -170,6 +170,10 @@ def test_a_source_without_a_title_is_an_error(tmp_path: Path) -> None:
     path.write_text("## A\n- no front matter\n", encoding="utf-8")
     with pytest.raises(InputError, match="line 1"):
         build_card(BuildOptions(rules=path))
+    # A TOML error names the file's own line (the opening fence counts).
+    path.write_text('+++\ntitle = "A"\nplayers = oops\n+++\n## A\n- b\n', encoding="utf-8")
+    with pytest.raises(InputError, match=r"malformed front matter: .*\(at line 3, column 11\)"):
+        build_card(BuildOptions(rules=path))
 
 
 def test_cli_builds_and_lists(runner, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
