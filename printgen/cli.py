@@ -373,6 +373,9 @@ def layout(game: str, layout_name: str, paper: str, as_json: bool) -> None:
     if found is None or found.layout is None:
         names = ", ".join(g.name for g in all_games() if g.layout is not None)
         fail(f"no layout for {quote(game)}; games with layouts: {names or 'none yet'}")
+    if Paper(paper) not in found.papers:
+        papers = ", ".join(p.value for p in found.papers)
+        fail(f"{found.name} is printed on {papers}, not {paper}")
     try:
         data = found.layout_data()(layout_name, Paper(paper))
     except PrintgenError as error:

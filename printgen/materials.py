@@ -144,6 +144,11 @@ class Game:
     def command_group(self) -> click.Group:
         return _named(self.commands, f"{self.name} has no commands of its own")
 
+    @property
+    def papers(self) -> tuple[Paper, ...]:
+        """Every paper one of its materials is printed on, in `Paper`'s order."""
+        return tuple(p for p in Paper if any(p in m.papers for m in self.materials))
+
     def layout_data(self) -> LayoutData:
         return _named(self.layout, f"{self.name} has no layout data")
 

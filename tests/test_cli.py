@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from printgen.cli import cli
 from printgen.games import all_materials
 
@@ -66,3 +68,16 @@ def test_score_an_empty_folder_is_an_error(runner, tmp_path: Path) -> None:  # t
 def test_layout_for_a_game_without_one(runner) -> None:  # type: ignore[no-untyped-def]
     result = runner.invoke(cli, ["layout", "war"])
     assert result.exit_code == 1 and "no layout for 'war'" in result.output
+
+
+@pytest.mark.parametrize("game", ["package-war", "aiue-battle", "one-page-war"])
+def test_layout_on_a_paper_the_game_never_prints_on(runner, game: str) -> None:  # type: ignore[no-untyped-def]
+    # `build` refuses these materials on A3; their geometry there would describe no sheet.
+    result = runner.invoke(cli, ["layout", game, "--paper", "a3"])
+    assert result.exit_code == 1
+    assert f"{game} is printed on a4, letter, not a3" in result.output
+
+
+def test_layout_on_a3_for_the_one_board(runner) -> None:  # type: ignore[no-untyped-def]
+    result = runner.invoke(cli, ["layout", "one", "--paper", "a3"])
+    assert result.exit_code == 0 and '"paper": "a3"' in result.output
