@@ -236,6 +236,22 @@ def test_check_capture_takes_a_path_quoted_whole(runner: CliRunner, tmp_path: Pa
     ("path", "typo"),
     [(["4.3"], "4.3"), (["4,3,"], "4,3,"), (["4,3", "4.5"], "4.5"), (["4,3 4;5"], "4;5")],
 )
+@pytest.mark.parametrize(
+    ("game", "message"),
+    [
+        ('game = "package-war"\n', "expected game = \"one\", got 'package-war'"),
+        ("", 'no game key: a ONE position starts with game = "one"'),
+    ],
+)
+def test_check_capture_is_given_a_ones_position(
+    runner: CliRunner, tmp_path: Path, game: str, message: str
+) -> None:
+    file = str(write(tmp_path, CHAIN.replace('game = "one"\n', game)))
+    result = runner.invoke(cli, ["one", "check-capture", file, "--from", "2,3", "--path", "4,3"])
+    assert result.exit_code == 1
+    assert message in result.output
+
+
 def test_check_capture_names_a_mistyped_landing(
     runner: CliRunner, tmp_path: Path, path: list[str], typo: str
 ) -> None:

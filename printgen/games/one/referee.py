@@ -50,6 +50,11 @@ def read_position(document: Mapping[str, Any], source: str, layout: OneLayout) -
 
 
 def _read(document: Mapping[str, Any], layout: OneLayout) -> Position:
+    # `score` picks this referee by the key; `one check-capture` is given any file.
+    if "game" not in document:
+        raise InvalidPosition('no game key: a ONE position starts with game = "one"')
+    if document["game"] != "one":
+        raise InvalidPosition(f'expected game = "one", got {quote(document["game"])}')
     unknown = sorted(set(document) - TOP_KEYS)
     if unknown:
         raise InvalidPosition(
