@@ -233,10 +233,6 @@ def test_check_capture_takes_a_path_quoted_whole(runner: CliRunner, tmp_path: Pa
 
 
 @pytest.mark.parametrize(
-    ("path", "typo"),
-    [(["4.3"], "4.3"), (["4,3,"], "4,3,"), (["4,3", "4.5"], "4.5"), (["4,3 4;5"], "4;5")],
-)
-@pytest.mark.parametrize(
     ("game", "message"),
     [
         ('game = "package-war"\n', "expected game = \"one\", got 'package-war'"),
@@ -252,6 +248,10 @@ def test_check_capture_is_given_a_ones_position(
     assert message in result.output
 
 
+@pytest.mark.parametrize(
+    ("path", "typo"),
+    [(["4.3"], "4.3"), (["4,3,"], "4,3,"), (["4,3", "4.5"], "4.5"), (["4,3 4;5"], "4;5")],
+)
 def test_check_capture_names_a_mistyped_landing(
     runner: CliRunner, tmp_path: Path, path: list[str], typo: str
 ) -> None:
