@@ -601,3 +601,12 @@ def test_one_player_typed_twice_with_and_without_spaces_is_refused() -> None:
     land = data["arenas"]["Land"]
     land[f"{first} "] = land[first]
     assert f"arena Land: '{first}' and '{first} ' are one player" in problem(data)
+
+
+def test_a_toml_date_is_kept_as_its_text() -> None:
+    # `date = 2026-12-07` unquoted is a TOML date; it was refused as "datetime.date(...)".
+    data = example("duel")
+    data["date"] = tomllib.loads("d = 2026-12-07")["d"]
+    sheet = parse_sheet(data, "dated.toml")
+    assert sheet.to_mapping()["date"] == "2026-12-07"
+    assert tomllib.loads(sheet.to_toml())["date"] == "2026-12-07"

@@ -24,6 +24,7 @@ sides, so the uses of both players together never exceed the arena's boxes (docs
 
 from __future__ import annotations
 
+import datetime
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -432,6 +433,8 @@ class _Reader:
         for key in EXTRA_KEYS:
             if key in data:
                 value = data[key]
+                if isinstance(value, datetime.date | datetime.time):  # TOML's date = 2026-12-07
+                    value = value.isoformat()
                 if isinstance(value, str | int | float | bool):
                     kept.append((key, value))
                 else:
