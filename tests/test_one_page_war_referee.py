@@ -352,7 +352,16 @@ def test_solo_ai_numbers_are_two_to_seven() -> None:
 
 def test_more_ticks_than_boxes() -> None:
     message = problem(duel(Politics={"Ann": [1, 2, 3], "Ben": [1, 2, 3], "ticks": {"Ann": 2}}))
-    assert "arena Politics: Ann has 2 ticks, more than the arena's 1 boxes" in message
+    assert "arena Politics: Ann has 2 ticks, more than the arena's 1 box" in message
+
+
+def test_ticks_refused_add_no_problem_of_their_own() -> None:
+    # The refused count was taken for no ticks at all, so an S in the arena was reported as
+    # Allies used 0 times: a second, false problem.
+    politics = {"Ann": [4, 5, 6], "Ben": [1, 1, 1], "allies": True, "ticks": {"Ann": 5}}
+    message = problem(duel(Politics=politics))
+    assert "Ann has 5 ticks, more than the arena's 1 box" in message
+    assert "Allies" not in message
 
 
 def test_ticks_of_both_players_share_the_boxes() -> None:

@@ -359,8 +359,18 @@ def test_same_inputs_same_bytes() -> None:
     [
         (build_duel, BuildOptions(copies=0), InputError, "--copies must be a whole number from 1"),
         (build_solo, BuildOptions(copies=-3), InputError, "not -3"),
-        (build_team, BuildOptions(pairs=1), InputError, "--pairs must be from 2 to 6, not 1"),
-        (build_team, BuildOptions(pairs=7), InputError, "not 7"),
+        (
+            build_team,
+            BuildOptions(pairs=1),
+            InputError,
+            "not 1: a team game needs at least two pairs",
+        ),
+        (
+            build_team,
+            BuildOptions(pairs=7),
+            InputError,
+            "not 7: a team pack holds at most 6 pairs (12 players)",
+        ),
         (build_duel, BuildOptions(layout="huge"), LayoutError, "unknown One Page War layout"),
     ],
 )

@@ -561,7 +561,9 @@ class _Reader:
                 f"{at}: ticks = {quote(value)} should be a table, {{ {players[0]} = 1 }}"
             )
             return None
+        boxes = "1 box" if spec.ticks == 1 else f"{spec.ticks} boxes"
         counts = {player: 0 for player in players}
+        problems = len(self.problems)
         for player, count in self.trimmed(value, f"{at}: ticks").items():
             if player not in players:
                 self.malformed(
@@ -573,16 +575,18 @@ class _Reader:
             elif count < 0:
                 self.illegal(f"{at}: {player}'s ticks = {count} is negative")
             elif count > spec.ticks:
-                self.illegal(
-                    f"{at}: {player} has {count} ticks, more than the arena's {spec.ticks} boxes"
-                )
+                self.illegal(f"{at}: {player} has {count} ticks, more than the arena's {boxes}")
             else:
                 counts[player] = count
+        if len(self.problems) > problems:
+            # Ticks refused are not known to be none: the checks that count uses fall back
+            # on every box, rather than adding a problem of their own.
+            return None
         total = sum(counts.values())
-        if total > spec.ticks and all(c <= spec.ticks for c in counts.values()):
+        if total > spec.ticks:
             self.illegal(
                 f"{at}: ticks {players[0]} {counts[players[0]]} + {players[1]} "
-                f"{counts[players[1]]} = {total} uses, more than the arena's {spec.ticks} boxes "
+                f"{counts[players[1]]} = {total} uses, more than the arena's {boxes} "
                 "(each use ticks a box on both sides)"
             )
         return counts

@@ -101,10 +101,13 @@ def check_copies(copies: int) -> None:
 
 def check_pairs(pairs: int) -> None:
     if not MIN_PAIRS <= pairs <= MAX_PAIRS:
-        raise InputError(
-            f"--pairs must be from {MIN_PAIRS} to {MAX_PAIRS}, not {pairs}: a team game needs at "
-            f"least two pairs of opponents (one pair is a plain duel: build one-page-war)"
+        why = (
+            "a team game needs at least two pairs of opponents (one pair is a plain duel: "
+            "build one-page-war)"
+            if pairs < MIN_PAIRS
+            else f"a team pack holds at most {MAX_PAIRS} pairs ({2 * MAX_PAIRS} players)"
         )
+        raise InputError(f"--pairs must be from {MIN_PAIRS} to {MAX_PAIRS}, not {pairs}: {why}")
 
 
 def sheet_specs(
