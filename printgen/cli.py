@@ -326,11 +326,11 @@ def _check_options(
         if building_all:
             return
         papers = ", ".join(p.value for p in material.papers)
-        fail(f"{material.name} is printed on {papers}, not {options.paper.value}")
+        raise click.UsageError(f"{material.name} is printed on {papers}, not {options.paper.value}")
     refused = given - material.accepts
     if refused and not building_all:
         flags = ", ".join("--" + name.replace("_", "-") for name in sorted(refused))
-        fail(f"{material.name} does not take {flags}")
+        raise click.UsageError(f"{material.name} does not take {flags}")
 
 
 def _build_one(
@@ -375,7 +375,7 @@ def layout(game: str, layout_name: str, paper: str, as_json: bool) -> None:
         fail(f"no layout for {quote(game)}; games with layouts: {names or 'none yet'}")
     if Paper(paper) not in found.papers:
         papers = ", ".join(p.value for p in found.papers)
-        fail(f"{found.name} is printed on {papers}, not {paper}")
+        raise click.UsageError(f"{found.name} is printed on {papers}, not {paper}")
     try:
         data = found.layout_data()(layout_name, Paper(paper))
     except PrintgenError as error:
@@ -461,7 +461,7 @@ def score(
         _keep_freed_memory()
     if team_file is not None or teams is not None or as_csv or len(sheets) > 1:
         if len(photos) != len(files):
-            fail(
+            raise click.UsageError(
                 "--team, --teams, --csv and batches of photos take photos only; score "
                 "typed-in sheets on their own"
             )
@@ -534,11 +534,11 @@ def _sheets_in(photos: list[Path]) -> list[Path | ScanPage]:
 
 def _check_annotate(annotate: Path, files: list[Path], sheets: int) -> None:
     if len(files) > 1:
-        fail(f"--annotate draws one photo, but {len(files)} files were given")
+        raise click.UsageError(f"--annotate draws one photo, but {len(files)} files were given")
     if sheets > 1:
-        fail(f"--annotate draws one photo, but {files[0]} holds {sheets} pages")
+        raise click.UsageError(f"--annotate draws one photo, but {files[0]} holds {sheets} pages")
     if not _is_photo(files[0]):
-        fail(f"--annotate applies to photos only; {files[0]} is a typed-in sheet")
+        raise click.UsageError(f"--annotate applies to photos only; {files[0]} is a typed-in sheet")
     try:
         check_output(annotate, inputs=files)
     except PrintgenError as error:

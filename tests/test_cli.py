@@ -74,7 +74,7 @@ def test_layout_for_a_game_without_one(runner) -> None:  # type: ignore[no-untyp
 def test_layout_on_a_paper_the_game_never_prints_on(runner, game: str) -> None:  # type: ignore[no-untyped-def]
     # `build` refuses these materials on A3; their geometry there would describe no sheet.
     result = runner.invoke(cli, ["layout", game, "--paper", "a3"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a usage error
     assert f"{game} is printed on a4, letter, not a3" in result.output
 
 

@@ -320,11 +320,15 @@ def test_annotate_writes_only_a_regular_file_that_is_not_an_input(
 
 def test_annotate_is_for_one_photo(runner: CliRunner, tmp_path: Path) -> None:
     out = str(tmp_path / "out.png")
-    line = one_line_error(runner.invoke(cli, ["score", str(DUEL), "--annotate", out]))
-    assert "--annotate applies to photos only" in line
+    # Usage errors (exit code 2), as click words them.
+    typed = runner.invoke(cli, ["score", str(DUEL), "--annotate", out])
+    assert typed.exit_code == 2 and "Traceback" not in typed.output
+    assert "Error: --annotate applies to photos only" in typed.stderr
     two = [str(jpeg(tmp_path / "a.jpg")), str(jpeg(tmp_path / "b.jpg"))]
-    line = one_line_error(runner.invoke(cli, ["score", *two, "--annotate", out]))
-    assert "--annotate draws one photo, but 2 files were given" in line
+    both = runner.invoke(cli, ["score", *two, "--annotate", out])
+    assert both.exit_code == 2
+    assert "Error: --annotate draws one photo, but 2 files were given" in both.stderr
+    assert not Path(out).exists()
 
 
 SOLO_MID_GAME = """\

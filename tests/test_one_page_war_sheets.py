@@ -346,7 +346,7 @@ def test_a_named_batch_gets_ids_of_its_own(runner, tmp_path) -> None:  # type: i
     )
     assert result.exit_code == 0, result.output
     refused = runner.invoke(cli, ["build", "war-card", "--batch", "x", "--out", str(tmp_path)])
-    assert refused.exit_code == 1 and "--batch" in refused.output
+    assert refused.exit_code == 2 and "--batch" in refused.output  # a usage error
 
 
 def test_same_inputs_same_bytes() -> None:
@@ -380,17 +380,17 @@ def test_bad_input_is_a_clear_error(builder, options, error, message) -> None:
 
 
 @pytest.mark.parametrize(
-    "args, message",
+    "args, message, code",
     [
-        (["one-page-war", "--copies", "0"], "--copies must be a whole number from 1"),
-        (["one-page-war-team", "--pairs", "1"], "--pairs must be from 2 to 6, not 1"),
-        (["one-page-war", "--layout", "huge"], "unknown One Page War layout 'huge'"),
-        (["one-page-war-solo", "--pairs", "3"], "does not take --pairs"),
+        (["one-page-war", "--copies", "0"], "--copies must be a whole number from 1", 1),
+        (["one-page-war-team", "--pairs", "1"], "--pairs must be from 2 to 6, not 1", 1),
+        (["one-page-war", "--layout", "huge"], "unknown One Page War layout 'huge'", 1),
+        (["one-page-war-solo", "--pairs", "3"], "does not take --pairs", 2),  # usage
     ],
 )
-def test_cli_bad_input(runner, tmp_path: Path, args: list[str], message: str) -> None:
+def test_cli_bad_input(runner, tmp_path: Path, args: list[str], message: str, code: int) -> None:
     result = runner.invoke(cli, ["build", *args, "--out", str(tmp_path)])
-    assert result.exit_code == 1
+    assert result.exit_code == code
     assert message in result.output
     assert not list(tmp_path.iterdir())
 

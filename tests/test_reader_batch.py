@@ -188,7 +188,7 @@ def test_a_team_pack_scanned_into_one_file_is_read_page_by_page(
     assert result.exit_code == (3 if data["provisional"] else 0)
     assert f"passed over: {scan} (page 2): a blank page" in result.stderr
     refused = runner.invoke(cli, ["score", "--annotate", str(tmp_path / "a.png"), str(scan)])
-    assert refused.exit_code == 1
+    assert refused.exit_code == 2  # a usage error
     assert f"--annotate draws one photo, but {scan} holds 3 pages" in refused.stderr
 
 
@@ -634,7 +634,7 @@ def test_a_folder_of_photos_with_their_answer_keys_is_scored_as_photos(
     duel = TEAM_EXAMPLE.with_name("duel.toml").read_text("utf-8")
     (folder / f"{pack[0][0].stem}.json").write_text(json.dumps(tomllib.loads(duel)))
     result = runner.invoke(cli, ["score", str(folder)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a usage error
     assert "take photos only" in result.stderr
 
 
