@@ -334,6 +334,9 @@ def test_ruling_rolloff_ties_roll_again() -> None:
         first_player([(4, 4)])
     with pytest.raises(InvalidMove, match="not a die face"):
         first_player([(7, 1)])
+    # Rolls after the deciding one were passed over in silence.
+    with pytest.raises(IllegalMove, match=r"start roll 3: \[2, 3\] comes after the roll-off"):
+        first_player([(2, 2), (1, 5), (2, 3)])
 
 
 def test_players_need_two_different_names() -> None:

@@ -308,13 +308,21 @@ def _stack_text(stack: Stack) -> str:
 
 def first_player(rolls: Iterable[tuple[int, int]]) -> int:
     """The roll-off: both roll, the higher goes first; equal rolls are rolled again."""
+    first: int | None = None
     for index, pair in enumerate(rolls, start=1):
         for face in pair:
             if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= SIX:
                 raise InvalidMove(f"start roll {index}: {quote(face)} is not a die face (1 to 6)")
+        if first is not None:
+            raise IllegalMove(
+                f"start roll {index}: {list(pair)} comes after the roll-off was decided; only "
+                "equal rolls are rolled again"
+            )
         if pair[0] != pair[1]:
-            return 0 if pair[0] > pair[1] else 1
-    raise IllegalMove("the roll-off never found a higher roll: equal rolls are rolled again")
+            first = 0 if pair[0] > pair[1] else 1
+    if first is None:
+        raise IllegalMove("the roll-off never found a higher roll: equal rolls are rolled again")
+    return first
 
 
 # -- the match ----------------------------------------------------------------------------------
