@@ -3,6 +3,7 @@ errors into messages and exit codes."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import sys
@@ -275,15 +276,26 @@ def build(
         fail(f"--out {error} (it names the folder the PDFs are written to)")
     _load_code(chosen)
     if len(chosen) == 1:
-        _report(_build_one(chosen[0], options, out, show_progress=True))
+        try:
+            _report(_build_one(chosen[0], options, out, show_progress=True))
+        except PrintgenError as error:
+            fail(f"{chosen[0].name}: {error}")
         return
     written: list[Path | None] = []
+    failed = ""
     with click.progressbar(chosen, label="Building", file=sys.stderr, item_show_func=_name) as bar:
         for material in bar:
-            written.append(_build_one(material, options, out, show_progress=False))
-    # Listed after the bar, so the lines do not tear through it on a terminal.
+            try:
+                written.append(_build_one(material, options, out, show_progress=False))
+            except PrintgenError as error:
+                failed = f"{material.name}: {error}"
+                break
+    # Listed after the bar, so the lines do not tear through it on a terminal; and before a
+    # failure, so what was written before it is known.
     for target in written:
         _report(target)
+    if failed:
+        fail(failed)
 
 
 def _load_code(materials: list[Material]) -> None:
@@ -338,25 +350,21 @@ def _build_one(
 ) -> Path | None:
     if options.paper not in material.papers:
         return None
+    """Build one material into its file under `out`; a PrintgenError says why it could not."""
     target = out / material.file_name(options)
-    try:
-        if show_progress and options.copies > 1:
-            with click.progressbar(
-                length=options.copies, label=f"{material.name}", file=sys.stderr
-            ) as bar:
-                done = 0
+    with contextlib.ExitStack() as stack:
+        bars: list[Any] = []  # click.progressbar, once opened
 
-                def progress(now: int, total: int) -> None:
-                    nonlocal done
-                    bar.update(now - done)
-                    done = now
+        def progress(now: int, total: int) -> None:
+            # The bar appears with the first sheet drawn, so an option refused first (too
+            # many copies) leaves no label behind.
+            if not bars:
+                bar = click.progressbar(length=total, label=material.name, file=sys.stderr)
+                bars.append(stack.enter_context(bar))
+            bars[0].update(now - bars[0].pos)
 
-                data = material.build(options, progress)
-        else:
-            data = material.build(options, None)
-        write_atomic(target, data)
-    except PrintgenError as error:
-        fail(f"{material.name}: {error}")
+        data = material.build(options, progress if show_progress and options.copies > 1 else None)
+    write_atomic(target, data)
     return target
 
 

@@ -81,3 +81,22 @@ def test_layout_on_a_paper_the_game_never_prints_on(runner, game: str) -> None: 
 def test_layout_on_a3_for_the_one_board(runner) -> None:  # type: ignore[no-untyped-def]
     result = runner.invoke(cli, ["layout", "one", "--paper", "a3"])
     assert result.exit_code == 0 and '"paper": "a3"' in result.output
+
+
+def test_a_build_that_fails_part_way_says_what_it_wrote_first(runner, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # One Page War's rules do not fit a large-print card; the War card, built first, does.
+    args = ["build", "war-card", "one-page-war-card", "--large-print", "--out", str(tmp_path)]
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 1
+    assert f"wrote {tmp_path / 'war-card-a4.pdf'}" in result.stdout
+    assert "error: one-page-war-card: " in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["war-card-a4.pdf"]
+
+
+def test_too_many_copies_leave_no_progress_label(runner, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    args = ["build", "one-page-war", "--copies", "10001", "--out", str(tmp_path)]
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: one-page-war: --copies must be a whole number"), (
+        result.stderr
+    )
