@@ -456,11 +456,6 @@ def score(
         files = _expand(paths)
     except InputError as error:
         fail(str(error))
-    if not files:
-        fail(
-            f"no .toml, .json, .jpg, .png, .webp, .pdf or .tif files in "
-            f"{', '.join(map(str, paths))}"
-        )
     photos = [f for f in files if _is_photo(f)]
     sheets = _sheets_in(photos)
     if annotate is not None:
@@ -500,11 +495,16 @@ def _expand(paths: tuple[Path, ...]) -> list[Path]:
             except OSError as error:
                 raise InputError(f"{path}: cannot list the folder ({error.strerror})") from None
             keys = _answer_keys(listed)
-            files += [
+            found = [
                 p
                 for p in listed
                 if p.suffix.lower() in SHEET_SUFFIXES | IMAGE_SUFFIXES and p not in keys
             ]
+            if not found:  # beside other paths too: a folder given is meant to hold sheets
+                raise InputError(
+                    f"no .toml, .json, .jpg, .png, .webp, .pdf or .tif files in {path}"
+                )
+            files += found
         else:
             files.append(path)
     return files

@@ -63,6 +63,13 @@ def test_score_errors_name_the_file_and_line(runner, tmp_path: Path) -> None:  #
 def test_score_an_empty_folder_is_an_error(runner, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     result = runner.invoke(cli, ["score", str(tmp_path)])
     assert result.exit_code == 1 and "no .toml" in result.output
+    # Beside a sheet too: the folder was passed over, and the command said nothing of it.
+    sheet = Path(__file__).resolve().parents[1] / "examples" / "one" / "position.toml"
+    result = runner.invoke(cli, ["score", str(tmp_path), str(sheet)])
+    assert result.exit_code == 1
+    assert f"error: no .toml, .json, .jpg, .png, .webp, .pdf or .tif files in {tmp_path}" in (
+        result.stderr
+    )
 
 
 def test_layout_for_a_game_without_one(runner) -> None:  # type: ignore[no-untyped-def]
