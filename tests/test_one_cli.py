@@ -306,7 +306,7 @@ def test_build_the_board_on_a3_and_refuse_the_tiled_board_there(
     refused = runner.invoke(
         cli, ["build", "one-board-tiled", "--paper", "a3", "--out", str(tmp_path)]
     )
-    assert refused.exit_code == 1
+    assert refused.exit_code == 2  # a usage error
     assert "a4, letter, not a3" in refused.output
 
 
