@@ -534,6 +534,10 @@ class Shot:
     exposure: float = 1.0
     gamma: float = 1.0
     sharpen: float = 0.0
+    sharpen_px: float = 2.0  # the unsharp mask's radius (Gaussian sigma, photo pixels)
+    # A veil over the whole picture (a plastic sleeve, glare over the lens, a photo faded in an
+    # app): this share of white laid over it, so its black is that grey.
+    haze: float = 0.0
 
 
 # The photo most tests take: a 2 MP phone held a little off straight, a gentle blur and noise.
@@ -640,8 +644,10 @@ def photograph(sheet: np.ndarray, shot: Shot) -> np.ndarray:
     if (shot.exposure, shot.gamma) != (1.0, 1.0):
         photo = 255 * (shot.exposure * photo.clip(0, 255) / 255) ** shot.gamma
     if shot.sharpen > 0:
-        soft = cv2.GaussianBlur(photo, (0, 0), 2.0)
+        soft = cv2.GaussianBlur(photo, (0, 0), shot.sharpen_px)
         photo = cv2.addWeighted(photo, 1 + shot.sharpen, soft, -shot.sharpen, 0)
+    if shot.haze > 0:
+        photo = (1 - shot.haze) * photo.clip(0, 255) + shot.haze * 255
     return photo.clip(0, 255).astype(np.uint8)
 
 

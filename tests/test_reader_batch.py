@@ -34,7 +34,6 @@ from printgen.games.one_page_war.reader.batch import (
     team_result,
 )
 from printgen.games.one_page_war.reader.errors import (
-    RETAKE,
     PlayerNamesError,
     SeatingError,
     TeamSheetsError,
@@ -217,7 +216,8 @@ def test_a_page_of_a_scan_that_holds_no_sheet_is_refused_by_its_page(
     refused = [line for line in result.stderr.splitlines() if line.startswith("refused: ")]
     assert refused == [
         f"refused: {scan} (page 2): no One Page War sheet found (none of its four corner "
-        "markers and no QR code); " + RETAKE,
+        "markers and no QR code); retake the photo with the whole sheet flat in view, filling "
+        "most of the picture, or type the sheet in",
         f"refused: {scan} (page 4): no scanned picture on this page (a page of text, or the "
         "printed sheet's own PDF?); scan the filled-in sheet",
     ]

@@ -87,6 +87,8 @@ def test_photo_with_no_sheet(tmp_path: Path, runner: CliRunner) -> None:
         read(path)
     code, output = _score(runner, path, tmp_path)
     assert code == 1 and "retake the photo" in output
+    # A sheet too small in the picture shows no marker either.
+    assert "filling most of the picture" in output
 
 
 def test_one_covered_marker_still_reads(tmp_path: Path) -> None:

@@ -99,14 +99,17 @@ def rectify(grey: np.ndarray, to_mm: np.ndarray, geometry: SheetGeometry, k: flo
     return cv2.warpPerspective(grey, scale @ to_mm, size, flags=cv2.INTER_AREA, borderValue=255)
 
 
-def ink(rectified: np.ndarray, k: float, clip: float = 1.0) -> np.ndarray:
+def ink(rectified: np.ndarray, k: float, clip: float = 1.0, halo_mm: float = 0.0) -> np.ndarray:
     """0 where the sheet is paper, towards 1 where it is dark, whatever the light; at most
     `clip`, so that a bold pen stroke weighs no more than a faint printed line. The paper's
-    brightness is the local maximum over PAPER_MM, found at 1 px/mm (it varies slowly)."""
+    brightness is the local maximum over PAPER_MM, found at 1 px/mm (it varies slowly); with
+    `halo_mm`, the maximum of the least bright of each `halo_mm` (as `cells.Ink` takes it)."""
     h, w = rectified.shape
-    small = cv2.resize(
-        rectified, (max(1, int(w / k)), max(1, int(h / k))), interpolation=cv2.INTER_AREA
-    )
+    seen = rectified
+    if halo_mm > 0:
+        size = int(round(halo_mm * k)) | 1
+        seen = cv2.erode(rectified, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
+    small = cv2.resize(seen, (max(1, int(w / k)), max(1, int(h / k))), interpolation=cv2.INTER_AREA)
     size = int(round(PAPER_MM)) | 1
     paper = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
     paper = cv2.GaussianBlur(paper.astype(np.float32), (0, 0), PAPER_MM / 2)
@@ -344,6 +347,10 @@ def _refit(
 # never taken for its neighbour.
 SETTLE_COARSE = (3.0, 4.0)
 SETTLE_FINE_MM = 1.2
+# A phone's sharpening draws a bright halo along each printed line. Taken for the paper, it
+# made the paper inside every box ink as dark as the clipped lines, and the outlines were
+# matched a millimetre off on a flat sheet: the paper is found past such halos.
+SETTLE_HALO_MM = 1.2
 SETTLE_NEAREST = 5
 SETTLE_RADIUS_MM = 50.0
 # A flat sheet's outlines are found within 0.1 mm of where its corners put them, and a photo
@@ -400,11 +407,12 @@ def settle(
     outlined = _elements(geometry)
     at, reach = SETTLE_COARSE
     small = cv2.resize(rectified, None, fx=at / k, fy=at / k, interpolation=cv2.INTER_AREA)
-    found = _shifts(_outlines(ink(small, at, MATCH_CLIP), geometry, at, reach))
+    found = _shifts(_outlines(ink(small, at, MATCH_CLIP, SETTLE_HALO_MM), geometry, at, reach))
     guesses = _median_shifts(outlined, found, outlined)
     if _largest(guesses) <= max(NOT_FLAT_MM, NOT_FLAT_BLURS * blur_mm):
         return None
-    found = _shifts(_outlines(ink(rectified, k, MATCH_CLIP), geometry, k, SETTLE_FINE_MM, guesses))
+    inked = ink(rectified, k, MATCH_CLIP, SETTLE_HALO_MM)
+    found = _shifts(_outlines(inked, geometry, k, SETTLE_FINE_MM, guesses))
     read = tuple(e for e in geometry.elements if e.kind in READ)
     moved = dict(zip(read, _median_shifts(read, found, outlined), strict=True))
     elements = tuple(

@@ -521,7 +521,10 @@ def _refuse_no_markers(grey: np.ndarray, source: str) -> None:
         )
         raise NoSheet(
             f"{source}: no One Page War sheet found (none of its four corner markers and no "
-            f"QR code){hint}; {RETAKE}{_shrunk_hint(grey.shape)}"
+            # A sheet too small in the picture shows no marker either (a screenshot of a
+            # gallery, a shot from across the table): say how large it should be.
+            f"QR code){hint}; retake the photo with the whole sheet flat in view, filling most "
+            f"of the picture, or type the sheet in{_shrunk_hint(grey.shape)}"
         )
     tag = _tag(text, source)  # a foreign QR code is the clearer error
     # A sheet printed at 100 % on the other paper loses its corners: an A4 page is 17.6 mm
@@ -817,6 +820,7 @@ def _square_sides_px(h: np.ndarray, geometry: SheetGeometry) -> tuple[float, flo
 
 
 def rectify(grey: np.ndarray, located: Located) -> np.ndarray:
+    """The sheet, straightened and cleared of haze, at PX_PER_MM."""
     size = (
         int(round(located.geometry.width * PX_PER_MM)),
         int(round(located.geometry.height * PX_PER_MM)),
@@ -824,9 +828,39 @@ def rectify(grey: np.ndarray, located: Located) -> np.ndarray:
     spread = _antialias_sigma(located)
     if spread > 0:
         grey = cv2.GaussianBlur(grey, (0, 0), spread)
-    return cv2.warpPerspective(
+    sheet = cv2.warpPerspective(
         grey, located.homography, size, flags=cv2.INTER_LINEAR, borderValue=255
     )
+    return clear_haze(sheet)
+
+
+# A veil over the whole sheet (a plastic sleeve, glare spread over the lens, a photo faded in
+# an app, a picture made half transparent) lifts every grey towards the paper's, so that its
+# printed black is grey and every mark reads fainter: ink is judged as a share of the paper's
+# brightness (cells.Ink). Where even the sheet's darkest half percent (its markers, the QR code,
+# the printed lines and the writing) stands above HAZE_SHARE of its paper's brightness, the
+# veil is taken off, down to CLEARED_BLACK of the paper. The bench's photos stand at 0 to 2 %,
+# a sheet faded to half its contrast at 52 %. A light print with a light pen can stand there
+# too (its printers set: up to 54 %); cleared, it reads as a darker print does, no worse
+# (docs/reader.md, "A veil, and sharpening turned up").
+HAZE_SHARE = 0.35
+CLEARED_BLACK = 0.15
+# Past this the veil is thicker than the sheet shows through: taking it off would multiply the
+# noise more than four times. Such a photo is read as it is.
+HAZE_MOST = 0.8
+
+
+def clear_haze(sheet: np.ndarray) -> np.ndarray:
+    """`sheet` with its darkest grey brought down to CLEARED_BLACK of its paper's where a veil
+    had lifted it past HAZE_SHARE (to HAZE_MOST); the paper's grey stays as it was."""
+    counts = cv2.calcHist([sheet], [0], None, [256], [0, 256]).ravel().cumsum()
+    darkest = float(np.searchsorted(counts, 0.005 * counts[-1]))
+    paper = float(np.searchsorted(counts, 0.9 * counts[-1]))
+    if not HAZE_SHARE * paper < darkest <= HAZE_MOST * paper:
+        return sheet
+    veil = (darkest - CLEARED_BLACK * paper) / (1 - CLEARED_BLACK)
+    greys = (np.arange(256, dtype=np.float32) - veil) * (paper / (paper - veil))
+    return cv2.LUT(sheet, np.clip(np.round(greys), 0, 255).astype(np.uint8))
 
 
 # Photo pixels per rectified pixel past which the photo is smoothed before it is resampled.
