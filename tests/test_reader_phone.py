@@ -25,13 +25,13 @@ from printgen.games.one_page_war.reader.blur import (
 )
 from printgen.games.one_page_war.reader.cells import FAINT_SIDE_WHY, PAPER_WHY, Ink, read_sheet
 from printgen.games.one_page_war.reader.digits import INK_FLOOR
-from printgen.games.one_page_war.reader.errors import PoorPhoto
+from printgen.games.one_page_war.reader.errors import NoSheet, PoorPhoto
 from printgen.games.one_page_war.reader.locate import PX_PER_MM, clear_haze
 from printgen.games.one_page_war.reader.markers import Markers
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import photo_corpus  # noqa: E402
-from photo_corpus import SMALL  # noqa: E402
+from photo_corpus import GENTLE, SMALL  # noqa: E402
 
 # A 2 MP photo tilted by a third of a right angle, under a shadow: seed 1105's sheet as the
 # corpus photographs it, for which a sharpening halo once made two empty boxes read as ticked.
@@ -148,6 +148,15 @@ def test_a_photo_shaken_by_more_than_the_writing_bears_is_refused(tmp_path: Path
     path = tmp_path / "shaken.jpg"
     photo_corpus.make_photo(path, 1107, SMALL, shot=replace(PLAIN, seed=1107, shake_px=7))
     with pytest.raises(PoorPhoto, match="too blurred.*hold the phone still"):
+        read(path)
+
+
+def test_a_photo_shaken_past_finding_its_markers_is_said_to_be_blurred(tmp_path: Path) -> None:
+    # A 20 px streak leaves the edges along it sharp: measured by its steepest steps the photo
+    # was sharp, and it was refused as showing no sheet, with no word of the shake.
+    path = tmp_path / "shaken.jpg"
+    photo_corpus.make_photo(path, 1101, SMALL, shot=replace(GENTLE, shake_px=20))
+    with pytest.raises(NoSheet, match="no One Page War sheet found.*the photo is blurred"):
         read(path)
 
 

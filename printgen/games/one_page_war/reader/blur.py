@@ -6,6 +6,7 @@ small ones."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -88,10 +89,18 @@ def _marker_sigma(grey: np.ndarray, quad: np.ndarray) -> float | None:
     return max(sigmas) if sigmas else None
 
 
+# The directions steps are measured across where no marker shows which way a shake went.
+STEP_NORMALS = tuple(
+    np.array([math.cos(math.radians(a)), math.sin(math.radians(a))]) for a in (0, 45, 90, 135)
+)
+
+
 def photo_blur_px(grey: np.ndarray) -> float:
-    """How soft the whole photo is, in pixels: the median over its tiles holding a strong edge
-    (the faint ones are noise as much as edges)."""
-    sigmas = []
+    """How soft the whole photo is, in pixels, in the worst direction: for each, the median
+    over the tiles holding a strong edge (the faint ones are noise as much as edges). A shake
+    smears the edges across its motion and leaves those along it sharp: a photo shaken by 25
+    px gave 0.8 px by its steepest steps, and was refused with no word of the blur."""
+    sigmas: list[list[float]] = [[] for _ in STEP_NORMALS]
     h, w = grey.shape
     tile = max(32, max(h, w) // 12)
     for y in range(0, h - tile + 1, tile):
@@ -99,10 +108,10 @@ def photo_blur_px(grey: np.ndarray) -> float:
             patch = grey[y : y + tile, x : x + tile].astype(np.float32)
             if percentile(patch, 95) - percentile(patch, 5) < STRONG_EDGE:
                 continue
-            sigma = _step_sigma(patch)
-            if sigma is not None:
-                sigmas.append(sigma)
-    return median(sigmas) if sigmas else 0.0
+            for found, normal in zip(sigmas, STEP_NORMALS, strict=True):
+                if (sigma := _step_sigma(patch, normal)) is not None:
+                    found.append(sigma)
+    return max((median(found) for found in sigmas if found), default=0.0)
 
 
 def blur_px(grey: np.ndarray, markers: Markers) -> float:

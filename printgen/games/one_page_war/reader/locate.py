@@ -514,7 +514,7 @@ def _refuse_no_markers(grey: np.ndarray, source: str) -> None:
     if text is None:
         spread = photo_blur_px(grey)
         hint = (
-            f"; the photo is blurred (its sharpest edges spread over {spread:.0f} pixels): hold "
+            f"; the photo is blurred (its edges spread over {spread:.0f} pixels one way): hold "
             "the phone still and tap the sheet to focus"
             if spread > BLURRED_PHOTO_PX
             else ""
