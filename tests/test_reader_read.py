@@ -15,11 +15,18 @@ import pytest
 from click.testing import CliRunner
 
 from printgen.cli import cli
-from printgen.games.one_page_war.geometry import Element, Kind, Side, sheet_geometry
+from printgen.games.one_page_war.geometry import (
+    Element,
+    Kind,
+    SheetGeometry,
+    Side,
+    sheet_geometry,
+)
 from printgen.games.one_page_war.layout import ArenaSpec, load_layout
 from printgen.games.one_page_war.reader import read, read_photo
 from printgen.games.one_page_war.reader.cells import (
     GLARE_SHARE,
+    GLARE_SPOT_SHARE,
     PX_PER_MM,
     Reading,
     SheetReading,
@@ -406,6 +413,20 @@ def test_glare_is_a_spot_or_washed_paper_where_print_or_writing_may_be_lost() ->
     cv2.circle(washed, (int(34 * k), int(34 * k)), int(6 * k), 255, -1)  # over a corner
     share, why = under_glare(washed, square, intact=True) or (0.0, "")
     assert why.startswith("glare over")
+    # A small spot, brighter than the paper around the square: it took a 3's top and a 4's
+    # loop, and what was left read surely as 2 and 1.
+    small = sheet(230)
+    cv2.circle(small, (int(27 * k), int(27 * k)), int(1.8 * k), 255, -1)
+    share, why = under_glare(small, square, intact=True) or (0.0, "")
+    assert GLARE_SPOT_SHARE < share <= GLARE_SHARE and why.startswith("glare over")
+    # As much of it clipped all over bright paper (specks of noise at the top) is no spot.
+    specks = sheet(250)
+    specks[::4, ::5] = 255  # a twentieth of every area
+    assert GLARE_SPOT_SHARE < glare_share(specks, square) <= GLARE_SHARE
+    assert under_glare(specks, square, intact=True) is None
+    tiny = sheet(230)
+    cv2.circle(tiny, (int(27 * k), int(27 * k)), int(1.0 * k), 255, -1)  # under the spot share
+    assert under_glare(tiny, square, intact=True) is None
 
 
 def test_a_probability_is_never_shown_as_certain_when_it_is_not() -> None:
@@ -590,3 +611,28 @@ def test_on_a_solo_sheet_the_ais_ticks_want_no_s(
         (Side.FIRST, cells.SQUARE_S_WEIGHT),
         (Side.SECOND, cells.ACCOUNTED_S_WEIGHT),
     }
+
+
+@pytest.mark.parametrize("seed", [73202, 73206])
+def test_a_dot_for_a_tick_is_never_read_surely_as_empty(seed: int, tmp_path: Path) -> None:
+    # Where every tick of a sheet is a dot 1 mm across, the sheet's own cut between empty and
+    # ticked boxes fell above them all: 6 and 2 of these dots were read as empty, surely.
+    k = photo_corpus.SHEET_PX_PER_MM
+
+    def dots(sheet: np.ndarray, geometry: SheetGeometry) -> None:
+        for e in geometry.select(Kind.TICK):
+            inside = sheet[
+                int((e.y + 0.35) * k) : int((e.y + e.h - 0.35) * k),
+                int((e.x + 0.35) * k) : int((e.x + e.w - 0.35) * k),
+            ]
+            if inside.min() < 150:  # ticked
+                inside[:] = 255
+                centre = (int((e.x + e.w / 2) * k), int((e.y + e.h / 2) * k))
+                cv2.circle(sheet, centre, int(0.5 * k), (30, 30, 35), -1, cv2.LINE_AA)
+
+    path = tmp_path / "dots.jpg"
+    photo = photo_corpus.make_photo(path, seed, SMALL, edit=dots)
+    ticks = read(path).reading.ticks
+    assert sum(photo.truth[photo_corpus.key(r.element)] == "ticked" for r in ticks) >= 2
+    for r in ticks:
+        assert r.value == photo.truth[photo_corpus.key(r.element)] or r.unsure, r

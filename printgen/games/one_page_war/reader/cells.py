@@ -1299,6 +1299,10 @@ class SheetReading:
 # there), and loses no mark: docs/reader.md, "Scans".
 GLARE_LEVEL = 253
 GLARE_SHARE = 0.08
+# A spot of glare brighter than the paper around the cell needs less: one 5 mm across, over 5
+# to 8 % of a square, took the strokes that tell a 3 from a 2 and a 4 from a 1, and the rest
+# read surely as the other digit.
+GLARE_SPOT_SHARE = 0.03
 # Glare is light reflected off the sheet's surface, over ink and print alike; white paper shot
 # bright (a phone exposing for a dark table) clips the paper and the lightest writing with it,
 # while printed lines and dark strokes stay dark. So where the paper around a cell is as washed
@@ -1365,14 +1369,17 @@ def under_glare(
     (writing too dark to lose a stroke, a tick seen in its box: clipping only takes ink away)."""
     white, size = _white(rectified, e)
     share = white / size if size else 0.0
-    if share <= GLARE_SHARE:
+    if share <= GLARE_SPOT_SHARE:
         return None
     glare = (share, f"glare over {share:.0%} of it")
     wide_white, wide_size = _white(rectified, e, AROUND_MM)
     around = (wide_white - white) / max(wide_size - size, 1)
+    spot = around < share / 2  # brighter than the paper around it: light off the surface
+    if share <= GLARE_SHARE:
+        return glare if spot else None
     # An S space's outline is dashed: its gaps are paper, so its line tells nothing.
     print_lost = e.kind is not Kind.ALLIES and line_washed_share(rectified, e) >= LINE_WASHED_SHARE
-    if around < share / 2 or print_lost:
+    if spot or print_lost:
         return glare  # a spot of glare, or light over the print as well as the paper
     return None if intact else (share, BRIGHT_WHY.format(share=share))
 
@@ -1519,6 +1526,11 @@ def read_sheet(
     ticks = marked_empties_doubted(
         ticks, ink, TICK_INSET_MM, PALE_TICK_MM, digits.FAINT_FLOOR, FAINT_TICK_WHY
     )
+    # A dot is a tick to some players; where every tick on the sheet is one, the sheet's own
+    # cut between empty and ticked boxes can fall above them all.
+    ticks = marked_empties_doubted(
+        ticks, ink, TICK_INSET_MM, DOT_TICK_MM, digits.INK_FLOOR, DOT_TICK_WHY
+    )
     if pale is not None:
         floor = pale_floor(ink, pale)
         squares = marked_empties_doubted(squares, pale, SQUARE_INSET_MM, floor=floor)
@@ -1642,6 +1654,9 @@ PALE_WHY = "read as empty, but a mark in a pale colour stands in it (a yellow or
 FAINT_TICK_WHY = "read as empty, but a faint mark stands in the box (a light pencil?)"
 # A tick box's inside is 4.2 mm: a short slash across it stands 2.5 mm tall.
 PALE_TICK_MM = 2.0
+# A dark mark this tall (mm) in a box read as empty: a dot, which dust seldom makes.
+DOT_TICK_MM = 0.9
+DOT_TICK_WHY = "read as empty, but a dark mark stands in the box (a dot for a tick?)"
 
 
 def pale_floor(ink: InkMap, pale: Ink) -> float:
