@@ -348,9 +348,10 @@ def _check_options(
 def _build_one(
     material: Material, options: BuildOptions, out: Path, show_progress: bool
 ) -> Path | None:
+    """Build one material into its file under `out` (None on a paper it is not printed on); a
+    PrintgenError says why it could not."""
     if options.paper not in material.papers:
         return None
-    """Build one material into its file under `out`; a PrintgenError says why it could not."""
     target = out / material.file_name(options)
     with contextlib.ExitStack() as stack:
         bars: list[Any] = []  # click.progressbar, once opened
@@ -653,6 +654,7 @@ def main() -> None:
         if error.filename is not None:
             raise
         # What is still buffered for the output would fail again as Python exits.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        if sys.stdout is not None:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         print(f"error: could not write the output: {error.strerror or error}", file=sys.stderr)
         sys.exit(EXIT_ERROR)
