@@ -1008,6 +1008,32 @@ def holds_a_mark(height: float | None) -> bool:
     return height is not None and height >= MARK_MM
 
 
+# A second mark squeezed in beside a digit (a small second digit in the square's corner) is
+# no two-digit pair by its columns, which touch the digit's (_clusters), and the networks read
+# the digit alone, surely: a 65 read as 6 at 0.9999. So a part of the ink at least
+# SECOND_MARK_SHARE as tall as its tallest part, standing beside it (over at most
+# SECOND_MARK_OVERLAP of its own width of the tallest part's columns), leaves the square
+# unsure. The parts of one digit mostly stand over each other's columns; a pen that skips
+# leaves some beside (docs/reader.md, "A veil, and sharpening turned up"). A second digit that
+# touches the first is one mark, and still read as the first alone.
+SECOND_MARK_SHARE = 0.25
+SECOND_MARK_OVERLAP = 0.25
+SECOND_MARK_WHY = "a second mark stands beside the one read"
+
+
+def second_mark_beside(marks: digits.Marks) -> bool:
+    """Whether `marks` holds a part beside its tallest one, nearly as tall (SECOND_MARK_*)."""
+    if len(marks.boxes) < 2:
+        return False
+    mx, _, mw, mh = max(marks.boxes, key=lambda b: b[3])
+    for x, _, w, h in marks.boxes:
+        overlap = max(0, min(x + w, mx + mw) - max(x, mx))
+        tall = (x, w) != (mx, mw) and h >= SECOND_MARK_SHARE * mh
+        if tall and overlap <= SECOND_MARK_OVERLAP * w:
+            return True
+    return False
+
+
 # A square whose ink stands in two marks side by side, each as tall as a digit, read as one
 # digit surely is left sure; read so only unsurely, the rules may not settle it: they know one
 # digit's chances, not what a second mark means (a 16 read as 6 was settled as 6).
@@ -1496,6 +1522,10 @@ def read_sheet(
         for r, a, other in zip(squares, asked, joined_readings(asked, model), strict=True)
     )
     squares = tuple(underline_doubt(r, a.underlined) for r, a in zip(squares, asked, strict=True))
+    squares = tuple(
+        r.doubt(SECOND_MARK_WHY) if r.value != "_" and second_mark_beside(a.marks) else r
+        for r, a in zip(squares, asked, strict=True)
+    )
     squares = tuple(
         cut_doubt(r, wide, model)
         for r, wide in zip(
