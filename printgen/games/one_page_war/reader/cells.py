@@ -1022,16 +1022,18 @@ SECOND_MARK_WHY = "a second mark stands beside the one read"
 
 
 def second_mark_beside(marks: digits.Marks) -> bool:
-    """Whether `marks` holds a part beside its tallest one, nearly as tall (SECOND_MARK_*)."""
-    if len(marks.boxes) < 2:
+    """Whether `marks` holds a part at least SECOND_MARK_SHARE as tall as its tallest part,
+    standing beside it (SECOND_MARK_OVERLAP)."""
+    tallest = max(range(len(marks.boxes)), key=lambda i: marks.boxes[i][3], default=None)
+    if tallest is None:
         return False
-    mx, _, mw, mh = max(marks.boxes, key=lambda b: b[3])
-    for x, _, w, h in marks.boxes:
-        overlap = max(0, min(x + w, mx + mw) - max(x, mx))
-        tall = (x, w) != (mx, mw) and h >= SECOND_MARK_SHARE * mh
-        if tall and overlap <= SECOND_MARK_OVERLAP * w:
-            return True
-    return False
+    mx, _, mw, mh = marks.boxes[tallest]
+    return any(
+        h >= SECOND_MARK_SHARE * mh
+        and max(0, min(x + w, mx + mw) - max(x, mx)) <= SECOND_MARK_OVERLAP * w
+        for i, (x, _, w, h) in enumerate(marks.boxes)
+        if i != tallest
+    )
 
 
 # A square whose ink stands in two marks side by side, each as tall as a digit, read as one
