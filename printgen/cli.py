@@ -487,7 +487,9 @@ def score(
 
 
 def _expand(paths: tuple[Path, ...]) -> list[Path]:
-    """The files to score: each path given, and a folder's sheets and photos by name."""
+    """The files to score: each path given, and a folder's sheets and photos: by name, or by
+    their first bytes (a photo saved with no extension). What a folder holds besides is passed
+    over by name on standard error (hidden files in silence), so that nothing is left unsaid."""
     files: list[Path] = []
     for path in paths:
         if path != STDIN and path.is_dir():
@@ -496,19 +498,35 @@ def _expand(paths: tuple[Path, ...]) -> list[Path]:
             except OSError as error:
                 raise InputError(f"{path}: cannot list the folder ({error.strerror})") from None
             keys = _answer_keys(listed)
-            found = [
-                p
-                for p in listed
-                if p.suffix.lower() in SHEET_SUFFIXES | IMAGE_SUFFIXES and p not in keys
-            ]
+            found = [p for p in listed if p not in keys and _to_score(p)]
+            passed = [p.name for p in listed if p not in keys and p not in found]
             if not found:  # beside other paths too: a folder given is meant to hold sheets
                 raise InputError(
-                    f"no .toml, .json, .jpg, .png, .webp, .pdf or .tif files in {path}"
+                    f"no typed-in sheets (.toml, .json), photos (JPEG, PNG, WebP, HEIC, AVIF) "
+                    f"or scans (PDF, TIFF) in {path}"
+                )
+            shown = [n for n in passed if not n.startswith(".")]
+            if shown:
+                echo(
+                    f"{path}: passed over what is no sheet, photo or scan: {', '.join(shown)}",
+                    err=True,
                 )
             files += found
         else:
             files.append(path)
     return files
+
+
+def _to_score(path: Path) -> bool:
+    """Whether a folder's file is scored: a sheet or photo by name, or an image or PDF by its
+    first bytes (file_kind: not a folder, a FIFO or a hidden file)."""
+    if path.suffix.lower() in SHEET_SUFFIXES | IMAGE_SUFFIXES:
+        return True
+    if path.name.startswith("."):
+        return False
+    from printgen.games.one_page_war.reader.photo import file_kind
+
+    return file_kind(path) is not None
 
 
 def _answer_keys(listed: list[Path]) -> set[Path]:

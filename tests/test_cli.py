@@ -62,14 +62,32 @@ def test_score_errors_name_the_file_and_line(runner, tmp_path: Path) -> None:  #
 
 def test_score_an_empty_folder_is_an_error(runner, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     result = runner.invoke(cli, ["score", str(tmp_path)])
-    assert result.exit_code == 1 and "no .toml" in result.output
+    assert result.exit_code == 1 and "no typed-in sheets (.toml, .json)" in result.output
     # Beside a sheet too: the folder was passed over, and the command said nothing of it.
     sheet = Path(__file__).resolve().parents[1] / "examples" / "one" / "position.toml"
     result = runner.invoke(cli, ["score", str(tmp_path), str(sheet)])
     assert result.exit_code == 1
-    assert f"error: no .toml, .json, .jpg, .png, .webp, .pdf or .tif files in {tmp_path}" in (
-        result.stderr
-    )
+    assert (
+        f"error: no typed-in sheets (.toml, .json), photos (JPEG, PNG, WebP, HEIC, AVIF) or "
+        f"scans (PDF, TIFF) in {tmp_path}"
+    ) in result.stderr
+
+
+def test_a_folder_says_what_it_passed_over(runner, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A folder's files are scored by name or by their first bytes; the rest are named, not
+    passed over in silence."""
+    sheet = Path(__file__).resolve().parents[1] / "examples" / "one" / "position.toml"
+    (tmp_path / "position.toml").write_bytes(sheet.read_bytes())
+    (tmp_path / "notes.txt").write_text("who brought the dice\n", encoding="utf-8")
+    (tmp_path / ".DS_Store").write_bytes(b"\0\0\0\1Bud1")
+    # A photo saved with no extension is an image by its bytes: it is read, and refused by name.
+    (tmp_path / "IMG_0001").write_bytes(b"\xff\xd8\xff\xe0" + b"\0" * 64)
+    result = runner.invoke(cli, ["score", str(tmp_path)])
+    assert f"{tmp_path}: passed over what is no sheet, photo or scan: notes.txt\n" in result.stderr
+    assert ".DS_Store" not in result.output
+    assert f"{tmp_path / 'IMG_0001'}" in result.stderr
+    assert "position.toml" in result.output
+    assert result.exit_code == 1  # the photo cut short
 
 
 def test_layout_for_a_game_without_one(runner) -> None:  # type: ignore[no-untyped-def]

@@ -669,3 +669,23 @@ def test_only_the_sheets_of_one_team_pack_are_said_to_make_a_team_game() -> None
     assert team_pack_hint(results("T-0C1D-0001", "T-99AA-0002")) is None  # two packs
     assert team_pack_hint(results("T-0C1D-0001", "D-0C1D-0002")) is None  # a duel sheet
     assert team_pack_hint(results("D-1A2B-0001", "D-1A2B-0002")) is None
+
+
+def test_a_provisional_sheets_winner_is_in_the_table_when_no_unsure_cell_can_change_it() -> None:
+    """The summary line said "none can change who wins: First wins" where the table's winner
+    was "-"; a winner the unsure cells can still change stays out of it."""
+    from dataclasses import replace
+
+    from printgen.games.one_page_war.reader import read_photo
+    from printgen.games.one_page_war.reader.stakes import Stakes
+
+    report = read_photo(_first_photo(), PhotoOptions())
+    winner = report.score.winner
+    assert report.exit_code == 3 and report.unsure and winner is not None
+    holds = replace(report, stakes=Stakes((), frozenset({winner})))
+    open_ = replace(report, stakes=Stakes((), frozenset({"First", "Second"})))
+    for stakes_of, shown in ((holds, winner), (open_, None)):
+        run = PrintRun((PhotoResult(Path("a.jpg"), stakes_of),))
+        (row,) = run.rows
+        assert (row.status, row.winner) == ("provisional", shown)
+        assert run.to_text().splitlines()[1].split()[-2:] == [shown or "-", "provisional"]

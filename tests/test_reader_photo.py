@@ -66,6 +66,18 @@ def test_truncated_jpeg(tmp_path: Path, runner: CliRunner) -> None:
         read(cut)
     code, output = _score(runner, cut, tmp_path)
     assert code == 1 and "cut short" in output
+    assert "bytes not processed" not in output, "Pillow's own words are no help to a player"
+
+
+def test_an_empty_file_says_so(tmp_path: Path, runner: CliRunner) -> None:
+    """A photo copied off a phone that failed half way is often 0 bytes: 'not an image' sent
+    the player looking for what else it was."""
+    path = tmp_path / "IMG_0042.jpg"
+    path.write_bytes(b"")
+    with pytest.raises(NotAnImage, match=r"IMG_0042\.jpg: the file is empty \(0 bytes\); copy"):
+        read(path)
+    code, output = _score(runner, path, tmp_path)
+    assert code == 1 and "the file is empty (0 bytes)" in output
 
 
 def test_image_over_50_megapixels(tmp_path: Path, runner: CliRunner) -> None:

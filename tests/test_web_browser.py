@@ -46,18 +46,22 @@ TOKEN = "tok-Browser-9x"
 
 
 class Reader:
-    """The registry's photo reader, noting the size of each photo it is given."""
+    """The registry's photo reader, noting the size of each photo it is given and how bright
+    its middle grey is."""
 
     def __init__(self) -> None:
-        self.sizes: list[tuple[str, tuple[int, int]]] = []
+        self.sizes: list[tuple[int, int]] = []
+        self.median_greys: list[float] = []
 
     def __call__(self, path: Path, options: Any) -> Any:
+        import numpy as np
         from PIL import Image
 
         from printgen.scoring import read_photo
 
         with Image.open(path) as image:
-            self.sizes.append((path.name, image.size))
+            self.sizes.append(image.size)
+            self.median_greys.append(float(np.median(np.asarray(image.convert("L")))))
         return read_photo(path, options)
 
 
@@ -331,7 +335,7 @@ def test_a_photo_is_read_and_its_unsure_cells_corrected(
     assert (page.text_content("h1") or "").startswith("Result ")
     look(page, shots, "photo-read")
     # Under 2,500 px on the long side: the photo keeps its size.
-    assert reader.sizes[-1] == ("IMG_2041.jpg", (2400, 1800))
+    assert reader.sizes[-1] == (2400, 1800)
 
     smudged = "square|{}|{}|{}".format(*SMUDGED)
     fields = page.locator("#unsure .cell")
@@ -412,7 +416,57 @@ def test_a_large_photo_is_shrunk_in_the_browser_with_a_busy_line(
     page.get_by_role("button", name="Read and score").click()
     page.wait_for_selector("#result, #problem")
     assert seen == [(True, True, "Sending and reading the photo…")]
-    assert reader.sizes[-1] == ("PXL_1.jpg", (2500, 1875))
+    assert reader.sizes[-1] == (2500, 1875)
+
+
+def test_a_large_photo_with_transparent_paper_is_shrunk_on_white(
+    page: Any, base_url: str, reader: Reader, tmp_path: Path, shots: Path
+) -> None:
+    """A JPEG has no transparency: drawn on a clear canvas, transparent paper had come out
+    black, and the sheet was refused as showing none of its markers."""
+    import numpy as np
+    from PIL import Image
+
+    photo = photographed(tmp_path / "cut-out.jpg", example(DUEL), "duel", None, seed=5,
+                         size=(4032, 3024))  # fmt: skip
+    rgb = np.asarray(Image.open(photo).convert("RGB"))
+    paper = rgb.min(axis=2) > 170
+    # Black under the transparency, as a background remover leaves it.
+    rgba = np.dstack([np.where(paper[..., None], 0, rgb), np.where(paper, 0, 255)])
+    cut_out = tmp_path / "cut-out.png"
+    Image.fromarray(rgba.astype(np.uint8), "RGBA").save(cut_out)
+    page.goto(base_url + "/photo")
+    page.set_input_files("#photo", str(cut_out))
+    page.get_by_role("button", name="Read and score").click()
+    page.wait_for_selector("#result, #problem, .error")
+    look(page, shots, "photo-transparent")
+    assert reader.sizes[-1] == (2500, 1875)
+    assert reader.median_greys[-1] > 200, "the paper came through white"
+    assert (page.text_content("h1") or "").startswith("Result ")
+    assert "cut-out.png" in page.content(), "named as the player chose it"
+
+
+@pytest.mark.parametrize(
+    ("name", "size", "said"),
+    [
+        # A kind the server does not read is sent as it is, refused as without JavaScript.
+        ("scan.bmp", (2600, 1300), "scan.bmp is a BMP image; send a photo"),
+        # A panorama is refused by its own size, not the size the browser made of it.
+        ("pano.png", (12000, 1500), "12000 x 1500"),
+    ],
+)
+def test_the_browser_sends_what_it_should_not_shrink_as_it_is(
+    page: Any, base_url: str, tmp_path: Path, name: str, size: tuple[int, int], said: str
+) -> None:
+    from PIL import Image
+
+    path = tmp_path / name
+    Image.new("RGB", size, "white").save(path)
+    page.goto(base_url + "/photo")
+    page.set_input_files("#photo", str(path))
+    page.get_by_role("button", name="Read and score").click()
+    page.wait_for_selector(".error")
+    assert said in (page.text_content(".error") or "")
 
 
 def test_without_javascript_the_original_photo_is_sent(
@@ -424,7 +478,7 @@ def test_without_javascript_the_original_photo_is_sent(
     page_without_js.set_input_files("#photo", str(big))
     page_without_js.get_by_role("button", name="Read and score").click()
     page_without_js.wait_for_selector("#result, #problem")
-    assert reader.sizes[-1] == ("PXL_2.jpg", (4032, 3024))
+    assert reader.sizes[-1] == (4032, 3024)
 
 
 def test_a_file_that_is_not_a_photo_gets_the_form_again(

@@ -143,14 +143,16 @@ class FakeReader:
     sheet_id: str = "D1A2B"
     stakes: dict[str, Any] | None = None  # what the unsure cells can change (reader/stakes.py)
     error: Exception | None = None
+    # Each photo given: its suffix as the server saved it (its name is the server's own), its
+    # size and what Pillow says it is.
     seen: list[tuple[str, tuple[int, int], str]] = field(default_factory=list)
 
     def __call__(self, path: Path, options: Any) -> FakeReport:
         if path.read_bytes().startswith(b"%PDF"):  # a scan: Pillow opens no PDF
-            self.seen.append((path.name, (0, 0), "PDF"))
+            self.seen.append((path.suffix, (0, 0), "PDF"))
         else:
             with Image.open(path) as image:
-                self.seen.append((path.name, image.size, str(image.format)))
+                self.seen.append((path.suffix, image.size, str(image.format)))
         if self.error is not None:
             raise self.error
         if options.annotate is not None:

@@ -16,6 +16,7 @@ import shutil
 import tempfile
 import threading
 import time
+import unicodedata
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -24,7 +25,6 @@ from typing import Any
 from flask import Flask, abort, redirect, render_template, request, url_for
 from werkzeug.datastructures import FileStorage
 from werkzeug.exceptions import HTTPException, InternalServerError
-from werkzeug.utils import secure_filename
 from werkzeug.wrappers import Response
 
 from printgen.errors import InputError, PrintgenError, quote
@@ -43,7 +43,14 @@ from printgen.web.photo import (
     read_corrections,
 )
 from printgen.web.store import Kept, Store
-from printgen.web.uploads import MAX_PHOTO_BYTES, MAX_PHOTOS, MAX_UPLOAD_BYTES, Refused, prepare
+from printgen.web.uploads import (
+    MAX_PHOTO_BYTES,
+    MAX_PHOTOS,
+    MAX_UPLOAD_BYTES,
+    MB,
+    Refused,
+    prepare,
+)
 from printgen.web.views import ResultView, plural, result_view
 
 PhotoReader = Callable[[Path, PhotoOptions], ScoreReport]
@@ -143,7 +150,7 @@ def create_app(
             404: "There is no such page.",
             405: "This address takes a form; start again from the page.",
             413: (
-                f"The upload is over {MAX_UPLOAD_BYTES // 2**20} MB in all: send fewer photos at "
+                f"The upload is over {MAX_UPLOAD_BYTES // MB} MB in all: send fewer photos at "
                 "once, each at the phone's normal size."
             ),
             500: "Something went wrong on the server; the sheet was not scored. Try again.",
@@ -377,7 +384,7 @@ def _typed_sheet(form: Mapping[str, str], upload: FileStorage | None) -> tuple[s
     if form_format not in {"auto", "toml", "json"}:
         form_format = "auto"
     if upload is not None and upload.filename:
-        name = secure_filename(upload.filename) or "uploaded sheet"
+        name = _sent_name(upload, "uploaded sheet")
         raw = upload.read(TEXT_LIMIT * 4 + 1)
         try:
             text = raw.decode("utf-8-sig")
@@ -402,7 +409,7 @@ def _read_upload(
     """An uploaded photo read and scored, or each page of a scan of several, at most `room` of
     them: each named as messages name it, with its Entry, Refused when it cannot be read, or
     None for a blank page (passed over)."""
-    shown_as = _photo_name(upload)
+    shown_as = _sent_name(upload, "the photo")
     # The photo in a folder of its own, so that no name it comes with can clash with ours.
     folder = settings.upload_root / secrets.token_urlsafe(18)
     folder.mkdir()
@@ -453,7 +460,7 @@ def _staged(folder: Path, upload: FileStorage, shown_as: str) -> Path:
     # pack is some 25 MB a page).
     pages = len(sheets_in(staged)) if size > MAX_PHOTO_BYTES else 1
     if size > MAX_PHOTO_BYTES * pages:
-        megabytes, limit = f"{size / 2**20:.0f} MB", MAX_PHOTO_BYTES // 2**20
+        megabytes, limit = f"{size / MB:.1f} MB", MAX_PHOTO_BYTES // MB
         raise Refused(
             413,
             f"{shown_as} is {megabytes} for its {pages} pages, over the {limit} MB a page may "
@@ -464,8 +471,7 @@ def _staged(folder: Path, upload: FileStorage, shown_as: str) -> Path:
         )
     inbox = folder / "photo"
     inbox.mkdir()
-    # The reader is told the photo's own name, so its messages quote what the player sent.
-    return prepare(staged, shown_as, inbox / Path(shown_as).stem)
+    return prepare(staged, shown_as, inbox / "photo")
 
 
 def _read_photo(
@@ -487,7 +493,9 @@ def _read_photo(
     except BlankPage:
         raise
     except PrintgenError as error:
-        shown = public(str(error).replace(f"{photo_path.parent}/", ""))
+        # Its messages name the file as the player sent it, not as the server keeps it.
+        sent_as = shown_as.removesuffix(f" (page {page})") if page else shown_as
+        shown = public(str(error).replace(str(photo_path), sent_as))
         # The reader's own fault is the server's (500), not the photo's.
         raise Refused(500 if isinstance(error, ReaderFault) else UNPROCESSABLE, shown) from None
     photo = photo_sheet(report, shown_as, annotated, plain)
@@ -498,9 +506,19 @@ def _read_photo(
     return _scored_photo(base, photo, corrections)
 
 
-def _photo_name(upload: FileStorage) -> str:
-    """The photo's own file name, as every message names it."""
-    return secure_filename(upload.filename or "") or "the photo"
+# A file name is shown whole up to this many characters.
+NAME_LENGTH = 120
+
+
+def _sent_name(upload: FileStorage, fallback: str) -> str:
+    """The file's own name, as the player's phone or computer gave it, for every message and
+    page to name it by (escaped where shown): its last part, without control characters. Never
+    a path on the server: an upload is kept under a name of ours (_staged). Made safe for a
+    file system instead, 写真.jpg had been shown as "jpg", and a batch's refusals could not be
+    told apart."""
+    name = (upload.filename or "").replace("\\", "/").rsplit("/", 1)[-1]
+    name = "".join(c for c in name if unicodedata.category(c)[0] != "C").strip()
+    return name[:NAME_LENGTH] or fallback
 
 
 def _unconfirmed(photo: PhotoSheet, corrections: Corrections | None) -> int:

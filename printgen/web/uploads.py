@@ -14,7 +14,12 @@ from pathlib import Path
 
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-MAX_PHOTO_BYTES = 20 * 1024 * 1024
+from printgen.games.one_page_war.reader.photo import JPEG, file_kind, not_taken
+
+# Megabytes as a phone's gallery and most file managers count them: a 34.0 MB photo had been
+# called 32 MB, in mebibytes.
+MB = 1_000_000
+MAX_PHOTO_BYTES = 20 * MB
 MAX_PHOTOS = 12
 # A whole upload: every photo of a game night's table at once.
 MAX_UPLOAD_BYTES = MAX_PHOTOS * MAX_PHOTO_BYTES
@@ -26,6 +31,8 @@ SHRINK_LONG_SIDE = 2500
 READ_AS_IS = {"JPEG": ".jpg", "MPO": ".jpg", "PNG": ".png", "TIFF": ".tif"}
 SHRUNK = {"WEBP", "HEIF", "AVIF"}
 ACCEPTED_WORDS = "JPEG, PNG or WebP, or a scan as PDF or TIFF"
+# What file_kind calls the kinds Pillow always opens here: one that will not open is no image.
+OPENED_HERE = frozenset({"a PNG image", "a WebP image", "a TIFF image"})
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,8 @@ class Refused(Exception):
 def prepare(staged: Path, shown_as: str, target_stem: Path) -> Path:
     """The photo at `staged` as a file the reader reads, at `target_stem` plus its suffix;
     refuses what is no photo, or too large, naming it as `shown_as`."""
+    if staged.stat().st_size == 0:
+        raise Refused(415, f"{shown_as} is empty (0 bytes); send the photo again")
     with open(staged, "rb") as handle:
         if handle.read(4) == b"%PDF":  # a scanning app's: Pillow opens no PDF, the reader does
             target = target_stem.with_suffix(".pdf")
@@ -82,6 +91,11 @@ def _header(path: Path, shown_as: str) -> tuple[str, tuple[int, int]]:
             f"{shown_as} is far over {MAX_SHRINK_PIXELS // 10**6} megapixels; send a phone photo",
         ) from None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
+        kind = file_kind(path)
+        if kind is not None and kind != JPEG and kind not in OPENED_HERE:
+            # What its first bytes say it is (a HEIC photo this Pillow cannot open), in the
+            # command line's words: what to do instead.
+            raise Refused(415, f"{shown_as}: {not_taken(kind)}") from None
         raise Refused(
             415, f"{shown_as} is not an image; take a photo of the sheet ({ACCEPTED_WORDS})"
         ) from None
@@ -98,7 +112,7 @@ def _shrink(source: Path, target: Path, shown_as: str) -> None:
                 upright = ImageOps.exif_transpose(image).convert("RGB")
         upright.thumbnail((SHRINK_LONG_SIDE, SHRINK_LONG_SIDE), Image.Resampling.LANCZOS)
         upright.save(target, "JPEG", quality=92)
-    except (OSError, SyntaxError, ValueError) as error:
+    except (OSError, SyntaxError, ValueError):
         raise Refused(
-            422, f"{shown_as}: the image file is damaged or cut short ({error})"
+            422, f"{shown_as}: the image file is damaged or cut short; copy the photo again"
         ) from None

@@ -901,13 +901,16 @@ def _read_the_same(report: PhotoReport, earlier: Sequence[PhotoResult]) -> Photo
 
 
 def _outcome(report: PhotoReport) -> tuple[dict[str, int], str | None, str]:
-    """Arenas won, the winner (None for a draw, or while provisional) and the result in words."""
+    """Arenas won, the winner and the result in words. The winner is None for a draw, and
+    while the sheet is provisional unless no unsure cell can change who wins (stakes.py): the
+    summary line said "First wins" where the table's winner was "-"."""
     from printgen.games.one_page_war.referee import SheetReport
 
     score = report.score
     if not isinstance(score, SheetReport):
         return {}, None, report.summary()
-    winner = score.winner if report.exit_code == EXIT_FINAL else None
+    holds = report.stakes is not None and report.stakes.holds
+    winner = score.winner if report.exit_code == EXIT_FINAL or holds else None
     return score.arenas_won, winner, report.summary()
 
 

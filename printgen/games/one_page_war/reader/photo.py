@@ -139,21 +139,36 @@ def file_kind(path: Path) -> str | None:
 
 
 def _not_a_photo(path: Path, kind: str | None) -> NotAnImage:
+    if kind is None and _is_empty(path):
+        return NotAnImage(f"{path}: the file is empty (0 bytes); copy the photo again")
+    return NotAnImage(f"{path}: {not_taken(kind)}")
+
+
+def _is_empty(path: Path) -> bool:
+    try:
+        return path.stat().st_size == 0
+    except OSError:
+        return False
+
+
+def not_taken(kind: str | None) -> str:
+    """Why a file of `kind` (file_kind's words; None: no image at all) is not read, and what to
+    give instead: the words after its name, for the command line and the web app alike."""
     if kind is None:
-        return NotAnImage(f"{path}: not an image (expected {ACCEPTED})")
+        return f"not an image (expected {ACCEPTED})"
     if kind == PDF:
-        return NotAnImage(
-            f"{path}: a PDF document with no scanned page in it, not a photo: print the sheet, "
-            f"fill it in and give {ACCEPTED} (a typed-in sheet is a .toml or .json file)"
+        return (
+            f"a PDF document with no scanned page in it, not a photo: print the sheet, fill it "
+            f"in and give {ACCEPTED} (a typed-in sheet is a .toml or .json file)"
         )
     if kind in ("a HEIC photo", "a HEIF photo", "an AVIF image"):
-        return NotAnImage(
-            f"{path}: {kind}, which this installation cannot decode: export it as JPEG (or set "
-            f"the camera to its most compatible format) and give {ACCEPTED}"
+        return (
+            f"{kind}, which this installation cannot decode: export it as JPEG (or set the "
+            f"camera to its most compatible format) and give {ACCEPTED}"
         )
-    return NotAnImage(
-        f"{path}: {kind}, not a photo the reader takes: save it as JPEG or PNG (the reader "
-        f"takes {ACCEPTED})"
+    return (
+        f"{kind}, not a photo the reader takes: save it as JPEG or PNG (the reader takes "
+        f"{ACCEPTED})"
     )
 
 
@@ -411,10 +426,10 @@ def _decoded_by_pillow(
             # Pillow's conversion of 16-bit greys to 8 clips them at 255 (a white page).
             eight = _eight_bits(image) if image.mode in SIXTEEN_BITS else image
             return [_converted(eight, long_side, pale) for long_side, pale in wanted]
-        except (OSError, SyntaxError, ValueError) as error:
+        except (OSError, SyntaxError, ValueError):
             raise DamagedImage(
-                f"{source_name(path, page)}: the image file is damaged or cut short ({error}); "
-                "copy the photo again from the phone"
+                f"{source_name(path, page)}: the image file is damaged or cut short; copy the "
+                "photo again from the phone"
             ) from None
 
 
