@@ -64,7 +64,7 @@ def test_a_folder_a_missing_file_and_a_huge_file_are_one_line_errors(
     folder = tmp_path / "folder.toml"
     folder.mkdir()
     # `score` scores what a folder holds; the others take one file.
-    expected = ".webp, .pdf or .tif files in" if reader == "score" else "is a folder"
+    expected = "or scans (PDF, TIFF) in" if reader == "score" else "is a folder"
     assert expected in one_line_error(runner.invoke(cli, READERS[reader](folder)), folder)
     missing = tmp_path / "missing.toml"
     assert "no such file" in one_line_error(runner.invoke(cli, READERS[reader](missing)), missing)

@@ -466,6 +466,7 @@ def test_two_markers_on_one_side_are_not_enough(tmp_path: Path) -> None:
     assert "bottom-right (in the photo but unreadable" in message
     assert "bottom-left (in the photo but unreadable" in message
     assert "two in opposite corners" in message
+    assert "Uncover all four corners and" in message
 
 
 def test_a_covered_marker_and_one_cut_off_are_both_named(tmp_path: Path, runner: CliRunner) -> None:
@@ -488,9 +489,30 @@ def test_a_covered_marker_and_one_cut_off_are_both_named(tmp_path: Path, runner:
     message = str(caught.value)
     assert "top-left (outside the photo: cut off)" in message
     assert "top-right (in the photo but unreadable: covered, in glare or in shadow)" in message
+    assert "Get all four corners in the frame, uncovered, and" in message
     result = runner.invoke(cli, ["score", str(path)])
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "top-left (outside the photo" in result.stderr
+
+
+def test_markers_cut_off_by_the_frame_ask_for_the_corners_in_it(tmp_path: Path) -> None:
+    # Not "Uncover all four corners": nothing covered them.
+    rng = np.random.default_rng(7)
+    truth = photo_corpus.random_game(rng, "duel")
+    sheet = photo_corpus.fill_sheet(photo_corpus.blank_sheet(Paper.A4, "duel"), truth, 7)
+    shot = _shot(47, tilt_deg=5, rotation_deg=0, fill=0.8)
+    image = photo_corpus.photograph(sheet, shot)
+    found = find_markers(cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)).found
+    cut = int(max(found[0][:, 1].max(), found[1][:, 1].max())) + 4
+    path = tmp_path / "cut.jpg"
+    photo_corpus.save_photo(np.ascontiguousarray(image[cut:]), path, shot)
+    with pytest.raises(MarkerMissing) as caught:
+        read(path)
+    message = str(caught.value)
+    assert "top-left (outside the photo: cut off), top-right (outside the photo: cut off)" in (
+        message
+    )
+    assert "Get all four corners in the frame and" in message and "ncover" not in message
 
 
 def test_a_soft_marker_is_found_again_where_the_others_put_it(tmp_path: Path) -> None:

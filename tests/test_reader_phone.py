@@ -334,3 +334,23 @@ def test_an_ordinary_pencil_leaves_an_unfinished_sheets_empty_squares_sure(
     assert not any(FAINT_SIDE_WHY in r.why for r in readings.all)
     empties = [r for r in readings.squares if r.value == "_"]
     assert len(empties) >= 10 and sum(not r.unsure for r in empties) >= 10
+
+
+def test_a_printer_s_streak_across_empty_squares_is_no_blur(tmp_path: Path) -> None:
+    # A grey band 0.85 mm wide through every row of squares of an unfinished game: its pieces
+    # in the empty squares, a millimetre tall, had been judged as writing, and the sharp photo
+    # was refused as "too blurred to read the digits (... writing 1 mm high ...)".
+    def streak(sheet: np.ndarray, geometry: object) -> None:
+        k = photo_corpus.SHEET_PX_PER_MM
+        rows = {round(e.y + e.h / 2, 1) for e in geometry.select(Kind.SQUARE)}  # type: ignore[attr-defined]
+        for y in rows:
+            band = sheet[int((y - 0.42) * k) : int((y + 0.43) * k)]
+            band[:] = (band * 0.55).astype(np.uint8)
+
+    path = tmp_path / "streaked.jpg"
+    shot = replace(PLAIN, size=(4032, 3024), blur=0.8, seed=81107)
+    photo = photo_corpus.make_photo(
+        path, 81107, (4032, 3024), mode="solo", shot=shot, finished=False, edit=streak
+    )
+    assert sum(v == "_" for k, v in photo.truth.items() if k[0] == "square") >= 10
+    _right_or_unsure(path, photo)

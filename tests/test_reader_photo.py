@@ -239,6 +239,23 @@ def test_a_large_photo_of_a_far_sheet_is_not_told_it_was_shrunk(tmp_path: Path) 
     assert "e-mail" not in str(refused.value)
 
 
+def test_a_far_sheet_in_a_12_mp_photo_is_read_from_the_photo_s_own_pixels(tmp_path: Path) -> None:
+    from printgen.games.one_page_war.reader.errors import SquaresTooSmall
+    from printgen.games.one_page_war.reader.locate import locate
+
+    # The sheet fills 22 % of the frame: its squares are some 19 pixels across in the copy of
+    # 2,016 pixels read at first, and 38 in the photo. It had been refused ("only 19 pixels
+    # across in the photo"); it is read from a larger copy.
+    path = tmp_path / "far.jpg"
+    shot = replace(GENTLE, size=(4032, 3024), fill=0.22, blur=0.6, seed=4)
+    photo = photo_corpus.make_photo(path, 82311, (4032, 3024), mode="duel", shot=shot)
+    with pytest.raises(SquaresTooSmall, match=r"only (1\d|2[0-3]) pixels across"):
+        locate(photo_module.load_photo(path), str(path))
+    reading = read(path).reading
+    wrong = [r for r in reading.all if r.value != photo.truth[photo_corpus.key(r.element)]]
+    assert all(r.unsure for r in wrong), wrong
+
+
 @pytest.mark.parametrize("paper", [photo_corpus.Paper.A4, photo_corpus.Paper.LETTER])
 def test_the_pixels_a_sheets_squares_can_have_bound_the_refusal(
     paper: photo_corpus.Paper,

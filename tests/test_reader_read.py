@@ -27,6 +27,7 @@ from printgen.games.one_page_war.reader import read, read_photo
 from printgen.games.one_page_war.reader.cells import (
     GLARE_SHARE,
     GLARE_SPOT_SHARE,
+    LIGHTER_WHY,
     PX_PER_MM,
     SECOND_MARK_WHY,
     Reading,
@@ -36,9 +37,10 @@ from printgen.games.one_page_war.reader.cells import (
     read_ticks,
     second_mark_beside,
     under_glare,
+    with_lighter_strokes,
 )
 from printgen.games.one_page_war.reader.crosscheck import PAST_THE_DIE, cross_check
-from printgen.games.one_page_war.reader.digits import Marks
+from printgen.games.one_page_war.reader.digits import Marks, significant_ink
 from printgen.games.one_page_war.sheet import Mode
 from printgen.materials import PhotoOptions
 from printgen.render.units import Paper
@@ -699,3 +701,61 @@ def test_a_small_second_digit_beside_the_first_leaves_the_square_unsure(tmp_path
         if photo_corpus.key(r.element) == ("square", "Politics", "first", 1)
     ]
     assert square.value == "6" and square.unsure and SECOND_MARK_WHY in square.why, square
+
+
+def _six_pressed_on_its_stem(size: int, stem: float, loop: float) -> np.ndarray:
+    """A 6 as an ink map `size` pixels square (0 paper, 1 black): its stem written `stem` dark,
+    its loop `loop` dark, as a pencil pressed hard on one stroke writes it."""
+    ink = np.zeros((size, size), np.float32)
+    at = [(int(x * size), int(y * size)) for x, y in ((0.62, 0.1), (0.42, 0.25), (0.3, 0.5))]
+    at.append((int(0.3 * size), int(0.7 * size)))
+    pen = max(2, size // 14)
+    cv2.ellipse(ink, (size // 2, int(0.7 * size)), (size // 5, size // 6), 0, 0, 360, loop, pen)
+    cv2.polylines(ink, [np.array(at, np.int32)], False, stem, pen)
+    return ink
+
+
+def test_a_mark_s_lighter_strokes_are_looked_at_where_they_add_ink() -> None:
+    # Cut at two fifths of its darkest, the 6 keeps its stem alone: a 1.
+    six = _six_pressed_on_its_stem(72, stem=0.8, loop=0.22)
+    marks = significant_ink(six)
+    assert marks.mask.sum() < 0.6 * (six > 0.1).sum()
+    assert with_lighter_strokes(six, marks) is not None
+    # Written evenly, nothing is added.
+    even = _six_pressed_on_its_stem(72, stem=0.8, loop=0.8)
+    assert with_lighter_strokes(even, significant_ink(even)) is None
+    # A crease's broad shade over an evenly written digit is no stroke of it.
+    ys, xs = np.mgrid[0:72, 0:72].astype(np.float32)
+    shaded = np.maximum(even, 0.3 * np.exp(-(((xs - 20) / 18) ** 2)))
+    assert with_lighter_strokes(shaded, significant_ink(shaded)) is None
+
+
+def test_a_digit_with_one_stroke_pressed_darker_is_never_read_surely_as_another(
+    tmp_path: Path,
+) -> None:
+    # An outside probe wrote 6s in light pencil with the stem gone over hard: the loop fell
+    # under two fifths of the stem's darkness and 16 of 111 squares read as 1, surely.
+    seed, k = 77102, photo_corpus.SHEET_PX_PER_MM
+    truth = photo_corpus.make_photo(tmp_path / "base.jpg", seed, SMALL).truth
+    written: list[tuple[str, str, str, int]] = []
+
+    def pressed_sixes(sheet: np.ndarray, geometry: SheetGeometry) -> None:
+        squares = [e for e in geometry.select(Kind.SQUARE) if truth[photo_corpus.key(e)].isdigit()]
+        for e in squares[::4]:
+            inset = int(1.5 * k)
+            x0, y0 = int(e.x * k) + inset, int(e.y * k) + inset
+            size = int(e.w * k) - 2 * inset
+            six = _six_pressed_on_its_stem(size, stem=0.7, loop=0.22)
+            six = six[::-1, ::-1] if e.side is Side.SECOND else six
+            region = np.full((size, size, 3), 245, np.float32) * (1 - six[..., None])
+            sheet[y0 : y0 + size, x0 : x0 + size] = region.astype(np.uint8)
+            written.append(photo_corpus.key(e))
+
+    path = tmp_path / "pressed.jpg"
+    photo_corpus.make_photo(path, seed, SMALL, edit=pressed_sixes)
+    squares = {photo_corpus.key(r.element): r for r in read(path).reading.squares}
+    assert len(written) >= 6
+    for key in written:
+        r = squares[key]
+        assert r.value == "6" or r.unsure, (key, r)
+    assert any(LIGHTER_WHY.split(";")[0] in squares[key].why for key in written)

@@ -1058,9 +1058,11 @@ def square_reading(
     (top, p1), (second, p2) = ranked[0], ranked[1]
     reading = Reading(e, top, p1, second, p2, False, candidates=kept, glyph_mm=height)
     if top == "?":
-        # No digit or star: show the likeliest reading, but never as sure.
+        # No digit or star: show the likeliest reading, but never as sure, and say how
+        # surely it is none (the two readings shown are both unlikely).
+        why = f"a mark that is no digit or star ({percent(p1)})"
         (top, p1), (second, p2) = ranked[1], ranked[2]
-        reading = Reading(e, top, p1, second, p2, True, "a mark that is no digit or star", kept)
+        reading = Reading(e, top, p1, second, p2, True, why, kept)
         reading = replace(reading, glyph_mm=height)
     elif p1 < model.threshold_for(top):
         reading = replace(reading.doubt(f"only {percent(p1)} sure"), only_low_confidence=True)
@@ -1079,7 +1081,10 @@ def allies_reading(e: Element, candidates: dict[str, float], model: digits.Model
     ranked = _ranked(named) + [("?", 0.0), ("?", 0.0)]
     (top, p1), (second, p2) = ranked[0], ranked[1]
     if top == "?":
-        return Reading(e, second, p2, ranked[2][0], ranked[2][1], True, "a mark that is no S")
+        # The two shown are its likeliest readings as an S space, both unlikely: say how.
+        return Reading(
+            e, second, p2, ranked[2][0], ranked[2][1], True, f"a mark that is no S ({percent(p1)})"
+        )
     reading = Reading(e, top, p1, second, p2, False)
     return reading.doubt(f"only {percent(p1)} sure") if p1 < model.threshold_for(top) else reading
 
@@ -1570,6 +1575,7 @@ def read_sheet(
         # Clear of the S space's rounded dashed corners (2 mm radius), which its own reading
         # drops as it finds them but which, cut off at the inset, stand as tall as a mark.
         allies = marked_empties_doubted(allies, pale, ALLIES_INSET_MM + 1.5, floor=floor)
+    squares = lighter_strokes_doubted(squares, asked, patches, model)
     # Last, so that a more telling reason (a pale ink, a faint tick) is the one given.
     squares, allies, ticks = faint_sides_doubted(squares, allies, ticks, asked, patches, model)
     return SheetReading(squares, ticks, allies, way.notes)
@@ -1680,6 +1686,78 @@ def faint_sides_doubted(
         tuple(empty(r, True) for r in allies),
         tuple(empty(r, r.element.side in faint) for r in ticks),
     )
+
+
+# A digit written in pencil with one stroke pressed hard, or in a pen running dry, holds
+# strokes lighter than digits.DARKEST_SHARE of its darkest, and its significant ink keeps the
+# dark stroke alone: a 6 whose stem is dark and loop light read as 1, surely (an outside
+# probe: 38 squares, each read at a glance by a person). So each square read surely, or
+# unsure only for the recogniser's confidence, is looked at again at the faint floor whatever
+# its darkest, over what stands out from the paper within LIGHTER_SHADE_MM (a crease's or a
+# shadow's shade is broader, and drops out). Where that shows LIGHTER_ADDS as much ink again,
+# beyond LIGHTER_HALO_MM of the ink read (its halo), the mark is read again with every stroke
+# as dark as its darkest near it, and where that reads another digit, the square is unsure.
+LIGHTER_ADDS = 0.1
+LIGHTER_HALO_MM = 0.35
+LIGHTER_SHADE_MM = 2.3
+LIGHTER_STROKE_MM = 1.0  # how near a stroke's own darkest lies, to even it out by
+LIGHTER_WHY = "part of it is written much lighter than the rest; read with it, it is {other}"
+
+
+def _disc(mm: float) -> np.ndarray:
+    """A round kernel `mm` across at the patches' scale."""
+    across = 2 * max(1, round(mm * PX_PER_MM / 2)) + 1
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (across, across))
+
+
+_HALO, _SHADE, _STROKE = (
+    _disc(2 * LIGHTER_HALO_MM),
+    _disc(LIGHTER_SHADE_MM),
+    _disc(LIGHTER_STROKE_MM),
+)
+
+
+def with_lighter_strokes(patch: np.ndarray, marks: digits.Marks) -> np.ndarray | None:
+    """The network's input for the mark with its lighter strokes, evened out; None where they
+    add too little ink (LIGHTER_ADDS) to tell."""
+    strokes = cv2.morphologyEx(patch, cv2.MORPH_TOPHAT, _SHADE)
+    light = digits.significant_ink(strokes, digits.FAINT_FLOOR, darkest_share=0.0)
+    near = cv2.dilate(marks.mask.view(np.uint8), _HALO).view(bool)
+    if np.count_nonzero(light.mask & ~near) < LIGHTER_ADDS * np.count_nonzero(marks.mask):
+        return None
+    darkest_near = np.maximum(cv2.dilate(light.ink, _STROKE), digits.FAINT_FLOOR)
+    evened = np.minimum(light.ink / darkest_near, 1.0).astype(np.float32)
+    return digits.features(replace(light, ink=evened))
+
+
+def lighter_strokes_doubted(
+    squares: tuple[Reading, ...],
+    asked: list[_Asked],
+    patches: list[np.ndarray],
+    model: digits.Model,
+) -> tuple[Reading, ...]:
+    """The squares whose marks read as another digit with their lighter strokes, unsure (all
+    read again in one batch)."""
+    rows: dict[int, np.ndarray] = {}
+    for i, (r, a) in enumerate(zip(squares, asked, strict=True)):
+        doubted_already = r.unsure and not r.only_low_confidence
+        if doubted_already or r.value == "_" or a.faint or not a.marks.boxes:
+            continue
+        row = with_lighter_strokes(patches[i], a.marks)
+        if row is not None:
+            rows[i] = row
+    if not rows:
+        return squares
+    p = on_a_square(digits.classify(list(rows.values()), model))
+    out = list(squares)
+    for i, row in zip(rows, p, strict=True):
+        other = square_value(digits.CLASSES[int(np.argmax(row))])
+        # Read as no digit at all, the lighter ink is a printer's or the paper's, not a stroke
+        # (a printer's show-through had made two squares so on the bench's printers set).
+        if other not in (squares[i].value, "?"):
+            doubted = squares[i].doubt(LIGHTER_WHY.format(other=in_words(other)))
+            out[i] = offering(doubted, other, float(row.max()))
+    return tuple(out)
 
 
 PALE_WHY = "read as empty, but a mark in a pale colour stands in it (a yellow or light pen?)"

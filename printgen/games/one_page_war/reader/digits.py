@@ -65,16 +65,23 @@ class Marks:
     level: float = INK_FLOOR  # the ink level the mask was cut at
 
 
-def significant_ink(ink: np.ndarray, floor: float = INK_FLOOR) -> Marks:
-    """Which pixels are written ink: above `floor` and above a share of the patch's darkest
-    ink (so pencil and pen alike), in parts big enough not to be dust, and not a remnant of the
-    printed box line running along the patch edge."""
+# Ink counts as written where it stands above this share of the patch's darkest, so that a
+# pen's halo and the paper's shading around it drop out, in pencil as in pen.
+DARKEST_SHARE = 0.4
+
+
+def significant_ink(
+    ink: np.ndarray, floor: float = INK_FLOOR, darkest_share: float = DARKEST_SHARE
+) -> Marks:
+    """Which pixels are written ink: above `floor` and above `darkest_share` of the patch's
+    darkest ink (so pencil and pen alike), in parts big enough not to be dust, and not a
+    remnant of the printed box line running along the patch edge."""
     h, w = ink.shape
     if ink.max() <= floor:
         # Nothing above the floor, which is then the level too; a third to half of a sheet's
         # patches (empty tick boxes and spaces) are spared sorting and labelling.
         return Marks(ink, np.zeros((h, w), bool), (), floor)
-    level = max(floor, 0.4 * percentile(ink, 99.5))
+    level = max(floor, darkest_share * percentile(ink, 99.5)) if darkest_share else floor
     mask = (ink > level).view(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if count == 1:  # paper only

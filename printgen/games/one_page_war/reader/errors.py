@@ -53,6 +53,15 @@ class PoorPhoto(PhotoError):
     """The photo is too small, blurred, glared or skewed to read every cell safely."""
 
 
+class SquaresTooSmall(PoorPhoto):
+    """The sheet's squares span too few pixels of the copy of the photo being read: a larger
+    copy, where the photo holds one, may read (reading.read)."""
+
+    def __init__(self, message: str, narrowest_px: float) -> None:
+        super().__init__(message)
+        self.narrowest_px = narrowest_px
+
+
 class BatchError(InputError):
     """Photos read together do not make what was asked of them (a team game, a print run)."""
 

@@ -49,6 +49,7 @@ from printgen.games.one_page_war.reader.errors import (
     NoSheet,
     PoorPhoto,
     SeveralSheets,
+    SquaresTooSmall,
 )
 from printgen.games.one_page_war.reader.markers import (
     CORNER_NAMES,
@@ -572,9 +573,18 @@ def _refuse_missing(
         if blur > WARN_BLUR_MM
         else ""
     )
+    # What helps is what lost them: a frame that cut a corner off wants the corners in it.
+    cut_off, in_view = "(outside the photo: cut off)" in missing, "(in the photo" in missing
+    helps = (
+        "Get all four corners in the frame"
+        if cut_off and not in_view
+        else "Get all four corners in the frame, uncovered,"
+        if cut_off or "(at the photo's edge" in missing
+        else "Uncover all four corners"
+    )
     raise MarkerMissing(
         f"{source}: found {len(markers.found)} of the sheet's 4 corner markers (seen: {seen}; "
-        f"missing: {missing}); {why}.{soft} Uncover all four corners and {RETAKE}"
+        f"missing: {missing}); {why}.{soft} {helps} and {RETAKE}"
     )
 
 
@@ -751,10 +761,11 @@ def _refuse_small(
         )
     else:
         where, what_helps = "", "move closer so the sheet fills the photo,"
-    raise PoorPhoto(
+    raise SquaresTooSmall(
         f"{source}: the squares are only {int(narrowest)} pixels across{where} in the photo (at "
         f"least {MIN_SQUARE_PX:.0f} are needed); {what_helps} and {RETAKE.split(', or')[0]}"
-        f"{_shrunk_hint(shape)}"
+        f"{_shrunk_hint(shape)}",
+        narrowest,
     )
 
 

@@ -16,9 +16,24 @@ from printgen.errors import PrintgenError
 from printgen.games.one_page_war.layout import load_layout
 from printgen.games.one_page_war.reader import digits, grid
 from printgen.games.one_page_war.reader.blur import SOFT_WHY, readable_blur_mm, too_soft
-from printgen.games.one_page_war.reader.cells import Ink, SheetReading, median_glyph_mm, read_sheet
+from printgen.games.one_page_war.reader.cells import (
+    Ink,
+    SheetReading,
+    holds_a_mark,
+    median_glyph_mm,
+    read_sheet,
+)
 from printgen.games.one_page_war.reader.crosscheck import cross_check
-from printgen.games.one_page_war.reader.errors import RETAKE, BlankPage, PoorPhoto, ReaderFault
+from printgen.games.one_page_war.reader.errors import (
+    RETAKE,
+    BlankPage,
+    MarkerMissing,
+    NoSheet,
+    PhotoError,
+    PoorPhoto,
+    ReaderFault,
+    SquaresTooSmall,
+)
 from printgen.games.one_page_war.reader.locate import (
     PX_PER_MM,
     Located,
@@ -27,7 +42,7 @@ from printgen.games.one_page_war.reader.locate import (
     rectify,
 )
 from printgen.games.one_page_war.reader.markers import Markers, find_markers
-from printgen.games.one_page_war.reader.photo import load_photo_and_pale, source_name
+from printgen.games.one_page_war.reader.photo import load_photo, load_photo_and_pale, source_name
 from printgen.games.one_page_war.reader.report import (
     PhotoReport,
     annotate,
@@ -83,7 +98,11 @@ def read(path: Path, started: HeadStart | None = None, page: int | None = None) 
     # a sheet (the reader turns a mirrored photo back) with every square empty.
     if page is not None and _blank(grey):
         raise BlankPage(f"{source}: a blank page (the back of a sheet?)")
-    grey, located = locate_photo(grey, source, markers)
+    try:
+        grey, located = locate_photo(grey, source, markers)
+    except (NoSheet, MarkerMissing, PoorPhoto) as lost:
+        grey = _larger_copy(path, page, grey, lost)
+        grey, located = locate_photo(grey, source)
     timings["locate"] = time.perf_counter() - start
     rectified = rectify(grey, located)
     scanned = _scanned(located, grey.shape)
@@ -100,6 +119,33 @@ def read(path: Path, started: HeadStart | None = None, page: int | None = None) 
     reading = cross_check(sheet, layout, rules_mode)
     timings["read"] = time.perf_counter() - start
     return Read(located, rectified, reading, timings, scanned)
+
+
+# The photo is read from a copy of about WORKING_LONG_SIDE pixels, which a sheet filling the
+# picture needs. A sheet filling a quarter of it has squares too small there, or markers too
+# small to be found, and the photo itself may hold twice the pixels (a 12 MP photo's long side
+# is 4,032): it is read again from a copy of LARGEST_LONG_SIDE pixels (a 48 MP photo is decoded
+# at half its size, not whole), or one LARGER_MARGIN times as large as its squares need.
+LARGER_MARGIN = 1.15
+LARGEST_LONG_SIDE = 4032
+
+
+def _larger_copy(path: Path, page: int | None, grey: np.ndarray, lost: PhotoError) -> np.ndarray:
+    """A larger copy of the photo than `grey` to locate its sheet in, or `lost` (why it could
+    not be located in `grey`) raised again where the photo holds none (it was read whole
+    already, or is a scan's page, drawn at its own size)."""
+    from printgen.games.one_page_war.reader.locate import MIN_SQUARE_PX
+
+    read_at = max(grey.shape)
+    if read_at >= LARGEST_LONG_SIDE or page is not None:
+        raise lost
+    wanted = LARGEST_LONG_SIDE
+    if isinstance(lost, SquaresTooSmall):
+        wanted = min(wanted, int(read_at * LARGER_MARGIN * MIN_SQUARE_PX / lost.narrowest_px) + 1)
+    larger = load_photo(path, wanted)
+    if max(larger.shape) <= read_at:
+        raise lost
+    return larger
 
 
 # A page is blank when under BLANK_INK_SHARE of it, BLANK_EDGE in from its edges (where a
@@ -217,17 +263,22 @@ def _stakes(reading: SheetReading, score: ScoreReport | None, mode: str) -> Stak
 def _refuse_soft(sheet: SheetReading, located: Located, source: str) -> None:
     """A photo too soft for most of its writing cannot be read: retaking it is the only help.
     (A photo too soft for a few small marks is read, those cells unsure.)"""
-    written = [r for r in sheet.squares if r.glyph_mm is not None]
+    # Writing only: a printer's streak leaves pieces a millimetre tall in empty squares, and
+    # softness judged on those had refused a sharp photo as "too blurred for writing 1 mm high".
+    written = [r for r in sheet.squares if holds_a_mark(r.glyph_mm)]
     soft = [r for r in written if SOFT_WHY in r.why]
     if written and len(soft) * 2 <= len(written):
         return
     if not written and not too_soft(located.blur_mm, None):
         return
     height = median_glyph_mm(written)
+    spread, bearable = located.blur_mm, readable_blur_mm(height)
+    # To as many places as tell the two apart: "0.57 mm; ... up to 0.57 mm" read as met.
+    places = next((n for n in (2, 3, 4) if f"{spread:.{n}f}" != f"{bearable:.{n}f}"), 4)
     raise PoorPhoto(
         f"{source}: the photo is too blurred to read the digits (edges spread over "
-        f"{located.blur_mm:.2f} mm; writing {height:.0f} mm high reads up to "
-        f"{readable_blur_mm(height):.2f} mm); hold the phone still, tap the sheet to focus, use "
+        f"{spread:.{places}f} mm; writing {height:.0f} mm high reads up to "
+        f"{bearable:.{places}f} mm); hold the phone still, tap the sheet to focus, use "
         f"more light, and {RETAKE.split(', or')[0]}"
     )
 
