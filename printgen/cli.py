@@ -294,6 +294,13 @@ def build(
     # failure, so what was written before it is known.
     for target in written:
         _report(target)
+    other_paper = [m.name for m, target in zip(chosen, written, strict=False) if target is None]
+    if other_paper:
+        # Said, not passed over in silence: `build all --paper a3` had written one file.
+        echo(
+            f"not printed on {options.paper.value}, so not built: {', '.join(other_paper)}",
+            err=True,
+        )
     if failed:
         fail(failed)
 

@@ -125,3 +125,13 @@ def test_too_many_copies_leave_no_progress_label(runner, tmp_path: Path) -> None
     assert result.stderr.startswith("error: one-page-war: --copies must be a whole number"), (
         result.stderr
     )
+
+
+def test_building_all_on_a3_says_what_is_not_printed_on_it(runner, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # Only the ONE board is printed on A3: the rest were passed over in silence.
+    result = runner.invoke(cli, ["build", "all", "--paper", "a3", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert [p.name for p in tmp_path.iterdir()] == ["one-board-a3.pdf"]
+    said = next(line for line in result.stderr.splitlines() if line.startswith("not printed"))
+    assert said.startswith("not printed on a3, so not built: war-card, one-page-war, ")
+    assert "one-board," not in said and said.endswith("aiue-battle-card")
