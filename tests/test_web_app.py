@@ -1136,6 +1136,29 @@ def test_scoring_with_the_fields_confirms_every_cell_and_keeps_the_picture(
     assert Image.open(io.BytesIO(image.data)).size == (1782, 1260)
 
 
+def test_renaming_the_players_confirms_no_cell_but_those_changed(
+    client: FlaskClient, unsure_duel: FakeReader
+) -> None:
+    """A player who only named the players had confirmed every cell, a misread among them, and
+    the result read "Final result." The names have a button of their own; the main one says
+    what it does."""
+    page = photo_result(client)
+    assert re.search(r'class="main-submit">Confirm all 3 and score<', page.text)
+    named = scored(client, correct(client, page, first="Ann", second="Ben", only="names"))
+    assert (
+        text_of(named.text, "status")
+        == "Final result, once 3 cells read from the photo are confirmed."
+    )
+    assert field_value(named.text, "first") == "Ann"
+    # A value typed in is a person's reading: that cell is confirmed, the others are not.
+    typed = scored(client, correct(client, named, only="names", **{"square__Air__1__3": "4"}))
+    assert (
+        text_of(typed.text, "status")
+        == "Final result, once 2 cells read from the photo are confirmed."
+    )
+    assert text_of(typed.text, "winner") == "Ben"
+
+
 def test_clearing_the_s_space_changes_the_score(
     client: FlaskClient, unsure_duel: FakeReader
 ) -> None:

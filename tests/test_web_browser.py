@@ -354,7 +354,7 @@ def test_a_photo_is_read_and_its_unsure_cells_corrected(
     # A slip: a comma in the smudged square. The form comes back with the message on it.
     page.locator(f'[name="{smudged}"]').fill("4,")
     page.locator("#first").fill("Ann")
-    go(page, page.get_by_role("button", name="Score with these"))
+    go(page, page.locator("button.main-submit"))
     assert page.text_content(".field-error") == "'4,' is not a number, * or empty"
     assert page.input_value(f'[name="{smudged}"]') == "4,"
     assert page.locator("figure a img").count() == 1 and page.locator("img.crop").count() >= 1
@@ -367,7 +367,7 @@ def test_a_photo_is_read_and_its_unsure_cells_corrected(
             field.select_option(truth_of(name))
         else:
             field.fill(truth_of(name))
-    go(page, page.get_by_role("button", name="Score with these"))
+    go(page, page.locator("button.main-submit"))
     assert page.text_content("#winner") == "Ann"
     assert page.text_content("#status") == "Final result."
     look(page, shots, "photo-corrected")
@@ -379,7 +379,7 @@ def test_a_photo_is_read_and_its_unsure_cells_corrected(
         go(page, four.first)
     else:
         page.locator(f'[name="{smudged}"]').fill("4")
-        go(page, page.get_by_role("button", name="Score with these"))
+        go(page, page.locator("button.main-submit"))
     assert page.text_content("#winner") == "Ben"
     assert page.text_content("#summary") == "Ben wins, 3 arenas to 2"
 

@@ -288,7 +288,9 @@ def first_corrections(photo: PhotoSheet, names: tuple[str, str]) -> Corrections:
 
 def read_corrections(photo: PhotoSheet, form: Mapping[str, str]) -> Corrections:
     """The form sent back. A choice button (`pick`) sets its cell and confirms only that cell;
-    the main button confirms every cell."""
+    the names' own button (`only=names`) confirms only the cells whose value was changed; the
+    main button ("Confirm all and score") confirms every cell. Renaming the players had
+    confirmed a misread cell nobody looked at, and made the result final."""
     values: dict[str, str] = {}
     problems: dict[str, str] = {}
     picked_field, _, picked_value = form.get("pick", "").partition("=")
@@ -301,7 +303,9 @@ def read_corrections(photo: PhotoSheet, form: Mapping[str, str]) -> Corrections:
         values[cell.field] = raw
         if cell.kind == "square" and raw and not SQUARE_VALUE.match(raw):
             problems[cell.field] = f"{quote(raw)} is not a number, * or empty"
-    if not picked_field:
+    if form.get("only") == "names":
+        confirmed |= {c.field for c in photo.to_confirm if values[c.field] != c.as_field(c.reading)}
+    elif not picked_field:
         confirmed = {c.field for c in photo.to_confirm}
     names, name_problems = _names((form.get("first", ""), form.get("second", "")), photo.players)
     problems.update(name_problems)
