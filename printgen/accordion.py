@@ -21,8 +21,10 @@ not fit, and names the fold scheme or paper that would take it (found by trying 
 from __future__ import annotations
 
 import io
+import re
 import tomllib
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cache
@@ -40,6 +42,7 @@ from printgen.paths import LAYOUTS_DIR
 from printgen.render.flow import Flowed, balanced, flow, flowable_text
 from printgen.render.fonts import fallback_runs, register_fonts
 from printgen.render.marks import (
+    MARK_INSET_MM,
     FoldDirection,
     directed_fold_line,
     scale_bar,
@@ -56,8 +59,6 @@ LAYOUT_FILE = LAYOUTS_DIR / "accordion.toml"
 TEMPLATE = "accordion-card.xml.j2"
 TEAR_LABEL = "FOLD & TEAR"
 LABEL_FONT = "PG-Sans-Bold"
-# Printers cannot print right at the edge: the card's top and left edges stay this clear of ink.
-EDGE_CLEAR_MM = 5.0
 # A text whose length alone shows it this many times too long fails without being flowed.
 FAST_FAIL_RATIO = 1.2
 # The scale bar and its label, bottom left; the footer keeps clear of them.
@@ -162,7 +163,7 @@ class CardGeometry:
     def fold_lines(self) -> tuple[FoldLine, ...]:
         """Every fold mark, in folding order: the double's middle fold first, then the upright
         folds, alternately mountain and valley from a mountain (so the front is printed)."""
-        top = self.page.height_mm - EDGE_CLEAR_MM - 1.0
+        top = self.page.height_mm - MARK_INSET_MM
         end = self.bottom - self.overrun
         lines: list[FoldLine] = []
         middle = self.middle
@@ -170,7 +171,7 @@ class CardGeometry:
             lines.append(
                 FoldLine(
                     1,
-                    EDGE_CLEAR_MM + 1.0,
+                    MARK_INSET_MM,
                     middle,
                     self.width + self.overrun,
                     middle,
@@ -190,10 +191,10 @@ class CardGeometry:
 
     def tear_lines(self) -> tuple[tuple[float, float, float, float], ...]:
         """The FOLD & TEAR marks along the card's right and bottom edges, (x1, y1, x2, y2)."""
-        top = self.page.height_mm - EDGE_CLEAR_MM - 1.0
+        top = self.page.height_mm - MARK_INSET_MM
         return (
             (self.width, top, self.width, self.bottom - self.overrun),
-            (EDGE_CLEAR_MM + 1.0, self.bottom, self.width + self.overrun * 0.75, self.bottom),
+            (MARK_INSET_MM, self.bottom, self.width + self.overrun * 0.75, self.bottom),
         )
 
 
@@ -260,8 +261,6 @@ def load_card_layout(request: CardRequest, scheme: FoldScheme) -> CardLayout:
         spare_right = float(part["spare_right_mm"])
         fitting = int((page.width_mm - spare_right) // width)
         columns = fitting if request.panels is None else _columns(request.panels, rows, scheme)
-        # More panels than fit at full width narrow down to share the sheet's width.
-        width = min(width, (page.width_mm - spare_right) / columns)
         geometry = CardGeometry(
             paper=request.paper,
             scheme=scheme,
@@ -285,7 +284,6 @@ def load_card_layout(request: CardRequest, scheme: FoldScheme) -> CardLayout:
             title_ratio=float(fonts["title_ratio"]),
             leading_ratio=float(fonts["leading_ratio"]),
         )
-        min_width = float(margins["min_panel_width_mm"])
         spare = dict(data["spare"])
         spare["notes"] = [
             n for n in spare["notes"] if n.get("scheme", scheme.value) == scheme.value
@@ -294,11 +292,22 @@ def load_card_layout(request: CardRequest, scheme: FoldScheme) -> CardLayout:
         raise
     except (KeyError, TypeError, ValueError) as error:
         raise LayoutError(f"{LAYOUT_FILE}: missing or malformed value: {error}") from None
-    if columns < 1 or geometry.panel_width < min_width:
+    if columns > fitting:
+        card = "" if request.large_print else " (a playing card)"
+        # Narrower panels would not be a playing card's size, and wider rows would run the
+        # marks into the sheet's margin: more panels than fit is refused, never squeezed.
         raise InputError(
-            f"{geometry.panels} panels would each be {geometry.panel_width:.1f} mm wide on a "
-            f"{page.width_mm:g} mm wide sheet ({spare_right:g} mm of it stays beside the card "
-            f"for the marks and notes), narrower than {min_width:g} mm: use fewer panels"
+            f"--panels {request.panels}: the {scheme.label} on {request.paper.label} takes at "
+            f"most {fitting * rows} panels of {width:g} x {height:g} mm{card} with "
+            f"{spare_right:g} mm beside them for the marks and notes inside the "
+            f"{SAFE_MARGIN_MM:g} mm margin; use --panels {fitting * rows} or fewer, or a "
+            "larger --paper"
+        )
+    reach = geometry.width + geometry.overrun  # the marks' furthest run onto the spare paper
+    if reach > page.width_mm - MARK_INSET_MM:
+        raise LayoutError(
+            f"{LAYOUT_FILE}: the {scheme.value} card's marks reach {reach:g} mm across a "
+            f"{page.width_mm:g} mm sheet, into its {SAFE_MARGIN_MM:g} mm margin"
         )
     if geometry.bottom < geometry.overrun + 25.0:
         raise LayoutError(
@@ -330,10 +339,29 @@ def card_markup(rules: RulesText) -> ET.Element:
         keep_trailing_newline=True,
     )
     try:
-        return ET.fromstring(env.get_template(TEMPLATE).render(rules=rules))
+        root = ET.fromstring(env.get_template(TEMPLATE).render(rules=rules))
     except ET.ParseError as error:
         # rules_text refuses what XML cannot hold, so this is the template's own fault.
         raise LayoutError(f"{TEMPLATE}: the card's markup is not well-formed: {error}") from None
+    _mark_lines(root, rules)
+    return root
+
+
+def _mark_lines(root: ET.Element, rules: RulesText) -> None:
+    """Give each heading and block element its source line (`line="12"`), so an error about a
+    paragraph the card cannot set names the line to fix. The template sets the title, maybe a
+    subtitle, then each section's heading and blocks: the lines go to the last elements."""
+    lines = [
+        number
+        for section in rules.sections
+        for number in (section.line, *(block.line for block in section.blocks))
+    ]
+    elements = list(root)
+    if len(lines) > len(elements):
+        return  # not the template's usual shape: errors go without a line
+    for element, number in zip(elements[len(elements) - len(lines) :], lines, strict=True):
+        if number:
+            element.set("line", str(number))
 
 
 def _inner_markup(element: ET.Element, font: str) -> str:
@@ -411,9 +439,36 @@ def card_story(root: ET.Element, style: TextStyle, body_size: float, where: str)
         else:
             raise LayoutError(f"{TEMPLATE}: unknown element <{tag}>")
         markup = _inner_markup(element, para_style.fontName)
-        place = f"{where}: {tag} {plain_text(markup)[:40]!r}"
+        if _CJK.search("".join(element.itertext())):
+            # Japanese puts no spaces between words: a line may break between any two kana or
+            # kanji, which ReportLab's CJK wrapping does. It keeps 。、 off a line's start by
+            # hanging them past the line's end: the em held back on the right takes them, so
+            # no text comes nearer a fold than the panel's text area allows.
+            para_style = ParagraphStyle(
+                f"{para_style.name} cjk",
+                parent=para_style,
+                wordWrap="CJK",
+                rightIndent=para_style.rightIndent + para_style.fontSize,
+            )
+        line = f", line {element.get('line')}" if element.get("line") else ""
+        if tag in ("title", "subtitle"):
+            line = ", front matter"
+        place = f"{where}{line}: {tag} {plain_text(markup)[:40]!r}"
         story.append(paragraph(markup, para_style, place, bullet=marker or None))
     return story
+
+
+# Kana, kanji and their punctuation: a line may break before or after any of them.
+_CJK = re.compile("[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
+def _unbreakable(text: str) -> list[str]:
+    """The pieces of `text` no line break can split: words between spaces, where a CJK
+    character is a piece of its own (a line may break on either side of it)."""
+    return [piece for word in text.split() for piece in _CJK_SPLIT.split(word) if piece]
+
+
+_CJK_SPLIT = re.compile(f"({_CJK.pattern})")
 
 
 def _marker_indent(marker: str, font: str, size: float) -> float:
@@ -473,6 +528,7 @@ def fit(root: ET.Element, layout: CardLayout, source: str) -> CardPlan | Overflo
     """The largest body size at which the text fits `layout`, balanced; or, at the smallest
     size, what is left over."""
     boxes = layout.geometry.text_boxes()
+    lines = [int(element.get("line", "0")) for element in root]
     capacity = sum(box.height for box in boxes)
     widest = max(box.width for box in boxes)
     sizes = layout.text.sizes
@@ -484,7 +540,7 @@ def fit(root: ET.Element, layout: CardLayout, source: str) -> CardPlan | Overflo
     @cache
     def ruled_out(size: float) -> bool:
         """Whether a word too wide or the text's length alone show it cannot fit at `size`."""
-        return bool(_wide_word(story(size), boxes)) or (
+        return bool(_wide_word(story(size), boxes, lines)) or (
             _height_bound(story(size), widest, capacity)[0] > capacity
         )
 
@@ -493,7 +549,7 @@ def fit(root: ET.Element, layout: CardLayout, source: str) -> CardPlan | Overflo
     # far too long there is an error found from its length alone (splitting a long paragraph
     # again and again is slow).
     if ruled_out(sizes[0]):
-        wide = _wide_word(story(sizes[-1]), boxes)
+        wide = _wide_word(story(sizes[-1]), boxes, lines)
         if wide:
             return Overflow(layout, sizes[-1], 0.0, "", False, wide)
         bound, first = _height_bound(story(sizes[-1]), widest, capacity)
@@ -543,18 +599,29 @@ def _height_bound(story: list[Paragraph], width: float, capacity: float) -> tupl
     return total, _quote(first) if crossing is not None else ""
 
 
-def _wide_word(story: list[Paragraph], boxes: tuple[Box, ...]) -> str:
+def _wide_word(story: list[Paragraph], boxes: tuple[Box, ...], lines: Sequence[int] = ()) -> str:
     """What is wrong if a word is wider than the narrowest panel (it would be broken mid-word
-    or stick out over a fold), else ""."""
+    or stick out over a fold), else "". `lines` are the story's source lines, 0 where none."""
     width = min(box.width for box in boxes)
-    for item in story:
+    for index, item in enumerate(story):
         room = width - item.style.leftIndent - item.style.rightIndent
-        if item.minWidth() > room + 1e-6:
-            words = item.getPlainText().split()
-            font, size = item.style.fontName, item.style.fontSize
-            word = max(words, key=lambda w: text_width(w, font, size))
+        font, size = item.style.fontName, item.style.fontSize
+        if item.style.wordWrap == "CJK":
+            # ReportLab's minWidth knows only spaces; here a break may come at any CJK letter.
+            pieces = _unbreakable(item.getPlainText())
+            widths = [
+                sum(text_width(run, face, size) for run, face in fallback_runs(piece, font))
+                for piece in pieces
+            ]
+            widest = max(widths, default=0.0)
+        else:
+            pieces = item.getPlainText().split()
+            widest = item.minWidth()
+        if widest > room + 1e-6:
+            word = max(pieces, key=lambda w: text_width(w, font, size))
+            where = f" on line {lines[index]}" if index < len(lines) and lines[index] else ""
             return (
-                f"the word {word[:60]!r} is {to_mm(item.minWidth()):.1f} mm wide at {size:g} pt, "
+                f"the word {word[:60]!r}{where} is {to_mm(widest):.1f} mm wide at {size:g} pt, "
                 f"wider than a panel's {to_mm(room):.1f} mm of text"
             )
     return ""
@@ -650,12 +717,14 @@ def render_card(rules: RulesText, request: CardRequest) -> bytes:
 
 
 def fold_label(line: FoldLine, g: CardGeometry) -> str:
-    """A fold's label. One-row cards say the direction. A double card's upright folds are
-    labelled under the bottom row, whose face is turned away while folding, so there the
-    label gives the order only and the line's style and the notes give the direction."""
-    if g.rows == 1 or not line.upright:
-        return f"FOLD {line.number} · {line.direction.value.upper()}"
-    return f"FOLD {line.number}"
+    """A fold's label: its number and its direction as the stretch of line it stands beside
+    is drawn. A double card's upright folds are labelled under the bottom row, the back once
+    folded in half, where a crease that is a mountain from the front is a valley: the label
+    says so, so that it agrees with the dash style next to it."""
+    label = f"FOLD {line.number} · {line.direction.value.upper()}"
+    if g.rows > 1 and line.upright:
+        return f"{label} ON THIS SIDE"
+    return label
 
 
 def draw_marks(canvas: Canvas, g: CardGeometry, label_size: float) -> None:
@@ -686,6 +755,8 @@ def draw_marks(canvas: Canvas, g: CardGeometry, label_size: float) -> None:
                 label_size,
                 where="FOLD label",
                 anchor=Anchor.CENTRE,
+                # Neighbouring labels are a panel apart: each keeps to its panel's width.
+                max_width=mm(g.panel_width - 3.0),
             )
     right, bottom = g.tear_lines()
     tear_line(canvas, *(mm(v) for v in right))
@@ -717,9 +788,12 @@ def draw_marks(canvas: Canvas, g: CardGeometry, label_size: float) -> None:
     )
 
 
-def spare_note_boxes(g: CardGeometry, columns: int, gap: float) -> tuple[Box, ...]:
+def spare_note_boxes(
+    g: CardGeometry, columns: int, gap: float, below: bool = False
+) -> tuple[Box, ...]:
     """Where the printing notes go on the spare paper: in columns under the fold labels, or in
-    one column beside the card, around the middle fold's label."""
+    one column beside the card, around the middle fold's label; with `below`, also a box
+    under the double card's fold labels, for a notes column too narrow to hold them all."""
     bottom = SAFE_MARGIN_MM + 10.0  # above the scale bar and the footer
     if g.notes == "below":
         top = g.bottom - g.overrun - 8.0
@@ -736,6 +810,10 @@ def spare_note_boxes(g: CardGeometry, columns: int, gap: float) -> tuple[Box, ..
     boxes = [Rect(left, middle + 3.5, width, top - middle - 3.5)]
     if g.middle is not None:
         boxes.append(Rect(left, bottom, width, middle - 3.5 - bottom))
+    if below:
+        # Under the FOLD labels (3.5 mm below the marks' ends), left of the notes column.
+        top_below = g.bottom - g.overrun - 3.5 - 4.0
+        boxes.append(Rect(SAFE_MARGIN_MM, bottom, left - SAFE_MARGIN_MM, top_below - bottom))
     return tuple(box.box() for box in boxes)
 
 
@@ -751,10 +829,16 @@ def draw_spare_notes(canvas: Canvas, g: CardGeometry, spare: dict[str, Any]) -> 
         stop = "" if title[-1:] in ".?!:" else "."
         markup = f"<b>{escape(title)}{stop}</b> {escape(str(note['text']))}"
         story.append(paragraph(markup, style, f"spare note {title!r}"))
-    boxes = spare_note_boxes(g, int(spare["columns"]), float(spare["gap_mm"]))
+    columns, gap = int(spare["columns"]), float(spare["gap_mm"])
+    boxes = spare_note_boxes(g, columns, gap)
     # A note reads best whole, so the notes share out between the boxes unsplit if they can.
     flowed = balanced(story, boxes, split=False)
-    if not flowed.fits:
+    if not flowed.fits and g.notes == "beside":
+        # A note split around the middle fold's label would read on through the label (a
+        # narrow column on Letter): the notes go whole, the last ones under the card instead.
+        boxes = spare_note_boxes(g, columns, gap, below=True)
+        flowed = balanced(story, boxes, split=False)
+    elif not flowed.fits:
         flowed = balanced(story, boxes)
     if not flowed.fits:
         raise FitError(

@@ -19,6 +19,7 @@ numbers, links keep their address in brackets, a tab is a space."""
 
 from __future__ import annotations
 
+import difflib
 import re
 import tomllib
 import unicodedata
@@ -59,6 +60,8 @@ class Block:
     # What a list item prints before its text: None for a bullet, "3." for a numbered item,
     # "" for a later paragraph of the same item.
     marker: str | None = None
+    # The source line the block starts on, so a typesetting error can name it (0: unknown).
+    line: int = 0
 
     @property
     def text(self) -> str:
@@ -75,6 +78,7 @@ class Block:
 class Section:
     title: str
     blocks: tuple[Block, ...]
+    line: int = 0  # the heading's source line
 
 
 @dataclass(frozen=True)
@@ -120,12 +124,19 @@ def parse_rules(text: str, source: str) -> RulesText:
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     _check_characters(text, source)
     meta, body, body_line = _split_front_matter(text, source)
+    _check_keys(meta, text, source)
     fields = {key: _front_matter_text(meta, key, source) for key in FRONT_MATTER_KEYS}
     if not fields["title"]:
         raise InputError(f'{source}, line 1: the front matter needs a `title = "..."`')
     # Raw HTML is text in a rules source: a "<b>" in the rules prints as itself.
     parser = MarkdownIt("commonmark", {"html": False})
     sections = _sections(parser.parse(body), source, body_line)
+    if not sections:
+        # Front matter alone would build a card with a title and nothing to read.
+        raise InputError(
+            f"{source}, line {body_line}: no rules after the front matter; a card needs at "
+            "least one `## heading` with text under it"
+        )
     return RulesText(
         title=fields["title"],
         players=fields["players"],
@@ -153,8 +164,50 @@ def _split_front_matter(text: str, source: str) -> tuple[dict, str, int]:
         # The opening fence left as an empty line, so TOML's line numbers are the file's.
         meta = tomllib.loads("\n" + "\n".join(lines[1:end]))
     except tomllib.TOMLDecodeError as error:
-        raise InputError(f"{source}: malformed front matter: {error}") from None
+        raise InputError(
+            f"{source}, {_toml_error_place(error, lines[:end])}: malformed front matter: "
+            f"{_TOML_PLACE.sub('', str(error))}"
+        ) from None
     return meta, "\n".join(lines[end + 1 :]), end + 2
+
+
+_TOML_PLACE = re.compile(r" \(at (?:(line \d+, column \d+)|end of document)\)$")
+
+
+def _toml_error_place(error: tomllib.TOMLDecodeError, lines: list[str]) -> str:
+    """Where in the file a TOML error is, "line 3, column 11". tomllib says it only in its
+    message, and an error at the end of the front matter (an unclosed `[`) is on its last line
+    that holds anything."""
+    found = _TOML_PLACE.search(str(error))
+    if found and found.group(1):
+        return found.group(1)  # the front matter was parsed with line 1 kept blank
+    return f"line {max((i + 1 for i, line in enumerate(lines) if line.strip()), default=1)}"
+
+
+def _check_keys(meta: dict, text: str, source: str) -> None:
+    """Refuse a front-matter key the card does not print: a misspelt `player` would otherwise
+    drop the players from the card without a word."""
+    for key in meta:
+        if key in FRONT_MATTER_KEYS:
+            continue
+        near = difflib.get_close_matches(key, FRONT_MATTER_KEYS, n=1)
+        hint = f" (did you mean `{near[0]}`?)" if near else ""
+        raise InputError(
+            f"{source}, line {_key_line(key, text)}: unknown front matter key `{key}`{hint}; "
+            f"the keys are {', '.join(FRONT_MATTER_KEYS)}"
+        )
+
+
+def _key_line(key: str, text: str) -> int:
+    """The line of the front matter where `key` is set (or its table opens)."""
+    pattern = re.compile(rf"""^\s*\[*\s*["']?{re.escape(key)}["']?\s*[=.\]]""")
+    lines = text.split("\n")
+    for number, line in enumerate(lines[1:], start=2):
+        if line.strip() == FENCE:
+            break
+        if pattern.match(line):
+            return number
+    return 1
 
 
 def _front_matter_text(meta: dict, key: str, source: str) -> str:
@@ -226,7 +279,7 @@ def _sections(tokens: list[Token], source: str, first_line: int) -> tuple[Sectio
                 f"{source}, line {title_line}: the heading {title!r} has no text under it; "
                 "a card prints a heading only with its text"
             )
-        sections.append(Section(title, tuple(blocks)))
+        sections.append(Section(title, tuple(blocks), title_line))
 
     for i, token in enumerate(tokens):
         if token.type in ("fence", "code_block"):
@@ -252,10 +305,10 @@ def _sections(tokens: list[Token], source: str, first_line: int) -> tuple[Sectio
                 )
             runs = _runs(token, source, line_of(token))
             if in_item:
-                blocks.append(Block(BlockKind.BULLET, runs, item_marker))
+                blocks.append(Block(BlockKind.BULLET, runs, item_marker, line_of(token)))
                 item_marker = ""
             else:
-                blocks.append(Block(BlockKind.PARAGRAPH, runs))
+                blocks.append(Block(BlockKind.PARAGRAPH, runs, line=line_of(token)))
     close_section()
     return tuple(sections)
 

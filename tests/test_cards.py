@@ -428,8 +428,16 @@ def test_panels_and_fold_options() -> None:
     assert upright == pytest.approx([57.15, 114.3, 171.45], abs=0.2)
     with pytest.raises(InputError, match="even number of panels"):
         build_card(BuildOptions(rules=war, fold="double", panels=5))
-    with pytest.raises(InputError, match="8 panels would each be 35.9 mm wide"):
-        build_card(BuildOptions(rules=war, fold="accordion", panels=8))
+    # Panels narrower than a playing card, or marks run into the 6 mm margin, are refused.
+    for paper, panels in ((Paper.A4, 8), (Paper.A4, 5), (Paper.LETTER, 5)):
+        with pytest.raises(
+            InputError,
+            match=rf"--panels {panels}: the accordion on {paper.label} takes at most 4 panels "
+            r"of 63.5 x 88.9 mm .*use --panels 4 or fewer",
+        ):
+            build_card(BuildOptions(rules=war, paper=paper, fold="accordion", panels=panels))
+    with pytest.raises(InputError, match="--panels 10: the double fold on A4 takes at most 8"):
+        build_card(BuildOptions(rules=war, fold="double", panels=10))
     with pytest.raises(InputError, match="--panels must be 1 or more"):
         build_card(BuildOptions(rules=war, panels=0))
 
@@ -560,14 +568,13 @@ def test_far_too_long_fails_from_its_length_without_flowing(
 
 def test_a_word_wider_than_a_panel_is_an_error_not_broken(tmp_path: Path) -> None:
     source = write_source(tmp_path, "## Long\n\n- " + "x" * 90)
-    with pytest.raises(FitError, match=r"the word 'x{60}' is \d+\.\d mm wide.*put a space"):
+    with pytest.raises(
+        FitError, match=r"the word 'x{60}' on line 7 is \d+\.\d mm wide.*put a space"
+    ):
         build_card(BuildOptions(rules=source))
-    # War's web address at 11 pt fits three large-print panels a row, not four: said so.
-    with pytest.raises(FitError) as error:
+    # Four large-print panels do not fit the sheet's width at their size: refused up front.
+    with pytest.raises(InputError, match="takes at most 3 panels of 84.7 x 150 mm"):
         build_card(BuildOptions(rules=SEEDS_DIR / "war.md", panels=4, large_print=True))
-    message = str(error.value)
-    assert "nor the 4-panel accordion (a word too wide)" in message
-    assert "it would fit the 3-panel accordion on A4 at 11 pt" in message
 
 
 # --- Hostile rules sources through the command line -------------------------------------------
@@ -594,6 +601,10 @@ HOSTILE = {
     "indented code": ("## A\n\n    code here", "line 7: a code block"),
     "image": ("## A\n\n- see ![the board](board.png)", "an image (board.png)"),
     "empty section": ("## A\n\n## B\n\n- b", "line 5: the heading 'A' has no text under it"),
+    "no body": ("", "line 4: no rules after the front matter"),
+    "emoji": ("## A\n\n- fine\n- a trophy 🏆 here", "line 8: bullet 'a trophy 🏆 here'"),
+    "hangul": ("## A\n\n- 한국어", "line 7: bullet '한국어': no font printgen ships covers Hangul"),
+    "simplified chinese": ("## A\n\n- 汉", "no font printgen ships covers Chinese characters"),
 }
 
 
@@ -687,3 +698,147 @@ def test_numbered_items_keep_their_numbers_and_links_their_address(tmp_path: Pat
     assert "3." in texts and "4." in texts
     assert "deal, see Pagat (www.pagat.com/war/)" in " ".join(page_text(pdf).split())
     assert texts.count("•") == 0
+
+
+# --- Front matter, Japanese, and the marks' margins -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("front", "expected"),
+    [
+        (
+            'title = "T"\nplayer = "2 players"\nequipement = "a deck"',
+            "line 3: unknown front matter key `player` (did you mean `players`?); the keys are "
+            "title, players, equipment, credit",
+        ),
+        (
+            'title = "T"\nplayers = "2"\nequipement = "a deck"',
+            "line 4: unknown front matter key `equipement` (did you mean `equipment`?)",
+        ),
+        ('title = "T"\n\ncolour = "red"', "line 4: unknown front matter key `colour`; the keys"),
+        (
+            'title = "T"\nplayers = "2"\nequipment = "a deck"\nfoo = [',
+            "line 5: malformed front matter: Invalid value",
+        ),
+        (
+            'title = "T"\nplayers = = "2"',
+            "line 3, column 11: malformed front matter: Invalid value",
+        ),
+    ],
+    ids=["misspelt players", "misspelt equipment", "unknown", "unclosed array", "bad value"],
+)
+def test_front_matter_errors_name_the_key_and_the_line(
+    runner, tmp_path: Path, front: str, expected: str
+) -> None:  # type: ignore[no-untyped-def]
+    source = tmp_path / "r.md"
+    source.write_text(f"+++\n{front}\n+++\n## A\n\n- b\n", encoding="utf-8")
+    out = tmp_path / "out"
+    result = runner.invoke(cli, ["build", "card", "--rules", str(source), "--out", str(out)])
+    assert result.exit_code == 1, result.output
+    assert f"{source}, {expected}" in result.output
+    assert "(at " not in result.output, "tomllib's own place is replaced by the file's line"
+    assert not out.exists()
+
+
+def test_a_card_without_players_or_equipment_omits_them(tmp_path: Path) -> None:
+    """README: `players` and `equipment` are optional; the subtitle prints what is given."""
+    source = tmp_path / "r.md"
+    source.write_text('+++\ntitle = "Solo"\nequipment = "a deck"\n+++\n## A\n\n- b\n')
+    texts = [r.text.strip() for r in text_runs(build_card(BuildOptions(rules=source)))]
+    assert "a deck" in texts and not any(t.startswith("·") or t.endswith("·") for t in texts)
+
+
+def test_a_japanese_title_prints_in_the_footer_and_unspaced_japanese_wraps(
+    tmp_path: Path,
+) -> None:
+    text = (
+        "各プレイヤーは山札の一番上のカードをめくる。"
+        "大きいカードが両方を取る。漢字も使う：麒麟、鬱。"
+    )
+    source = write_source(tmp_path, f"## 遊び方\n\n- {text} Latin words stay whole.", "ねこ")
+    pdf = build_card(BuildOptions(rules=source))
+    g = plan_card(load_rules(source), CardRequest()).layout.geometry
+    assert "ねこ · rules card" in " ".join(page_text(pdf).split())
+    runs = on_card(pdf, g)
+    printed = "".join(i.run.text.strip() for i in runs)
+    assert text in printed, "every character printed, in order"
+    lines_of_text = {round(i.run.y_mm, 1) for i in runs if i.run.size < 9}
+    assert len(lines_of_text) >= 3, "the unspaced sentence wraps over several lines"
+    for ink in runs:
+        assert ink.right <= g.text_rect(panel_of(ink, g)).right + 0.01, ink.run.text
+    assert "Latin" in [w for i in runs for w in i.run.text.split()], "a Latin word is not broken"
+
+
+def test_a_too_wide_word_in_japanese_text_is_still_an_error(tmp_path: Path) -> None:
+    source = write_source(tmp_path, "## A\n\n- かな " + "x" * 90)
+    with pytest.raises(FitError, match=r"the word 'x{60}' on line 7 is"):
+        build_card(BuildOptions(rules=source))
+
+
+@pytest.mark.parametrize(("name", "paper"), CASES, ids=IDS)
+def test_every_stroke_stays_6mm_inside_the_sheet(name: str, paper: Paper) -> None:
+    """A stroke is centred on its line: a mark ending on the 6 mm margin would print half its
+    width inside it. Read with pdfium, whose bounds include the stroke's width."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
+
+    document = pdfium.PdfDocument(built(name, paper))
+    page = document[0]
+    width, height = (v * 25.4 / 72 for v in page.get_size())
+    for item in page.get_objects(max_depth=5):
+        if item.type != pdfium_c.FPDF_PAGEOBJ_PATH:
+            continue
+        left, bottom, right, top = (v * 25.4 / 72 for v in item.get_bounds())
+        assert min(left, bottom, width - right, height - top) >= 6.0 - 1e-4, (left, bottom)
+
+
+def test_panels_that_fit_keep_their_marks_inside_the_margin() -> None:
+    for paper in Paper:
+        for scheme in FoldScheme:
+            g = accordion.load_card_layout(CardRequest(paper), scheme).geometry
+            assert g.panel_width in (63.5, 57.15)
+            assert g.width + g.overrun <= g.page.width_mm - 6.0
+
+
+def label_runs(pdf: bytes) -> list[TextRun]:
+    return [r for r in text_runs(pdf) if r.text.strip().startswith("▲ FOLD")]
+
+
+@pytest.mark.parametrize(("name", "paper"), CASES, ids=IDS)
+def test_each_fold_label_states_the_direction_of_the_line_beside_it(
+    name: str, paper: Paper
+) -> None:
+    pdf = built(name, paper)
+    g = geometry(name, paper)
+    found = [s for s in segments(pdf) if s.dashed]
+    labels = label_runs(pdf)
+    assert len(labels) == g.columns - 1
+    for run in labels:
+        number = int(run.text.split()[2])
+        x = (number - (1 if g.rows == 1 else 2) + 1) * g.panel_width
+        direction = run.text.split("·")[1].split()[0]
+        # The stretch of the fold line right above the label.
+        beside = [
+            s for s in found if abs(s.x1_mm - x) < 0.2 and min(s.y1_mm, s.y2_mm) < run.y_mm + 5.0
+        ]
+        assert len(beside) == 1, run.text
+        assert len(beside[0].dash_mm) == (4 if direction == "MOUNTAIN" else 2), run.text
+        if g.rows == 2:
+            assert run.text.strip().endswith("ON THIS SIDE")
+
+
+@pytest.mark.parametrize("name", [n for n in CARDS if CARDS[n][1] is FoldScheme.DOUBLE])
+def test_no_note_runs_on_through_the_middle_folds_label(name: str) -> None:
+    """On Letter the notes column is narrow: a note split around FOLD 1's label would read on
+    through it. Every note starts, and ends, on one side of the label."""
+    for paper in PAPERS:
+        pdf = built(name, paper)
+        g = geometry(name, paper)
+        runs = [r for r in text_runs(pdf) if r.x_mm > g.width + 8.0 and abs(r.size - 7.5) < 0.01]
+        label = next(r for r in text_runs(pdf) if "FOLD 1 · MOUNTAIN" in r.text)
+        below = sorted((r for r in runs if r.y_mm < label.y_mm), key=lambda r: -r.y_mm)
+        if below:
+            assert below[0].text.strip().startswith(("How to", "Tall page")), below[0].text
+        text = " ".join(page_text(pdf).split())
+        for title in ("How to print.", "How to fold.", "Tall page in the preview?"):
+            assert title in text

@@ -11,8 +11,9 @@ from reportlab.lib.styles import ParagraphStyle
 from printgen.errors import FitError, MissingGlyphError
 from printgen.files import write_atomic
 from printgen.render.fonts import BODY, KANA, check_glyphs, missing_characters
+from printgen.render.marks import scale_bar, sheet_footer
 from printgen.render.pdf import PdfMeta, new_canvas
-from printgen.render.readback import embedded_fonts, page_size_mm, text_runs
+from printgen.render.readback import embedded_fonts, page_size_mm, segments, text_runs
 from printgen.render.text import Anchor, Box, draw_in_box, draw_text, fit_size, paragraph
 from printgen.render.units import Paper, mm, to_mm
 
@@ -69,3 +70,39 @@ def test_write_atomic_replaces_and_never_leaves_half_files(tmp_path: Path) -> No
         write_atomic(target, None)  # type: ignore[arg-type]
     assert target.read_bytes() == b"two"
     assert sorted(p.name for p in target.parent.iterdir()) == ["a.pdf"]
+
+
+def test_a_script_no_shipped_font_covers_is_named_as_such() -> None:
+    with pytest.raises(MissingGlyphError, match=r"bullet: no font printgen ships covers Hangul"):
+        check_glyphs("a 한", "PG-Cond", "bullet")
+    with pytest.raises(MissingGlyphError, match=r"covers symbols and emoji: .*TROPHY"):
+        check_glyphs("🏆", BODY, "x")
+    # A glyph another shipped face has is the chosen face's fault, and says so.
+    with pytest.raises(MissingGlyphError, match=r"the font PG-Sans \(DejaVuSans.ttf\) has no"):
+        check_glyphs("あ", BODY, "x")
+
+
+def test_the_footer_sets_a_japanese_name_in_the_kana_face() -> None:
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, Paper.A4.size, PdfMeta("t", "s"))
+    sheet_footer(canvas, mm(100), mm(10), "ねこ", "rules card", max_width=mm(150))
+    canvas.showPage()
+    canvas.save()
+    runs = text_runs(buffer.getvalue())
+    assert any(r.text.startswith("ねこ") and "IPAexGothic" in r.font for r in runs)
+    assert any("rules card" in r.text for r in runs)
+
+
+def test_the_scale_bar_keeps_its_whole_stroke_right_of_x() -> None:
+    import pypdfium2 as pdfium
+
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, Paper.A4.size, PdfMeta("t", "s"))
+    scale_bar(canvas, mm(6.0), mm(11.0))
+    canvas.showPage()
+    canvas.save()
+    page = pdfium.PdfDocument(buffer.getvalue())[0]
+    lefts = [to_mm(o.get_bounds()[0]) for o in page.get_objects() if o.type == 2]
+    assert min(lefts) >= 6.0 - 1e-4
+    ends = [s.x1_mm for s in segments(buffer.getvalue()) if s.x1_mm == s.x2_mm]
+    assert max(ends) - min(ends) == pytest.approx(50.0), "still exactly 50 mm"

@@ -172,7 +172,9 @@ def test_a_source_without_a_title_is_an_error(tmp_path: Path) -> None:
         build_card(BuildOptions(rules=path))
     # A TOML error names the file's own line (the opening fence counts).
     path.write_text('+++\ntitle = "A"\nplayers = oops\n+++\n## A\n- b\n', encoding="utf-8")
-    with pytest.raises(InputError, match=r"malformed front matter: .*\(at line 3, column 11\)"):
+    with pytest.raises(
+        InputError, match=r"untitled.md, line 3, column 11: malformed front matter: Invalid value$"
+    ):
         build_card(BuildOptions(rules=path))
 
 

@@ -157,13 +157,33 @@ def missing_characters(text: str, font_name: str) -> list[str]:
 def check_glyphs(text: str, font_name: str, where: str) -> None:
     """Raise MissingGlyphError naming each character of `text` that `font_name` cannot draw."""
     missing = missing_characters(text, font_name)
-    if missing:
-        names = ", ".join(
-            f"{ch!r} (U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')})" for ch in missing
-        )
+    if not missing:
+        return
+    names = ", ".join(
+        f"{ch!r} (U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')})" for ch in missing
+    )
+    # Blaming the face is only useful when another shipped face has the glyph; a script none
+    # of them covers (Hangul, simplified Chinese, emoji) is no fault of the face chosen.
+    uncovered = [ch for ch in missing if not any(ord(ch) in _coverage(f.name) for f in ALL_FACES)]
+    if uncovered:
+        scripts = sorted({_script(ch) for ch in uncovered})
         raise MissingGlyphError(
-            f"{where}: the font {font_name} ({_BY_NAME[font_name].file}) has no glyph for {names}"
+            f"{where}: no font printgen ships covers {' or '.join(scripts)}: no glyph for "
+            f"{names}; the fonts cover Latin, Greek, Cyrillic, Japanese kana and kanji"
         )
+    raise MissingGlyphError(
+        f"{where}: the font {font_name} ({_BY_NAME[font_name].file}) has no glyph for {names}"
+    )
+
+
+def _script(ch: str) -> str:
+    """A character's script, near enough for an error: the first word of its Unicode name
+    ("HANGUL", "CJK"), or its category's name for symbols (emoji are "So")."""
+    name = unicodedata.name(ch, "")
+    if not name or unicodedata.category(ch) == "So":
+        return "symbols and emoji" if unicodedata.category(ch) == "So" else f"U+{ord(ch):04X}"
+    word = name.split()[0]
+    return "Chinese characters" if word == "CJK" else word.title()
 
 
 def fallback_runs(text: str, font_name: str, fallback: str = KANA.name) -> list[tuple[str, str]]:

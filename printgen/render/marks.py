@@ -8,9 +8,9 @@ from enum import Enum
 from reportlab.lib.colors import Color, black
 from reportlab.pdfgen.canvas import Canvas
 
-from printgen.render.fonts import BODY
+from printgen.render.fonts import BODY, KANA
 from printgen.render.text import Anchor, draw_text
-from printgen.render.units import Rect, mm
+from printgen.render.units import SAFE_MARGIN_MM, Rect, mm, to_mm
 
 # Dark enough to see on a cheap inkjet; dashed so it reads as a mark, not as art.
 MARK_GREY = Color(0.25, 0.25, 0.25)
@@ -18,6 +18,11 @@ FOLD_DASH = (mm(3.0), mm(1.5))
 TEAR_DASH = (mm(1.2), mm(1.2))
 CUT_DASH = (mm(2.0), mm(1.0))
 MARK_WIDTH = 0.8
+# Where a mark may start or end so that its whole stroke stays inside the sheet's safe margin.
+# A stroke is centred on its line, so half its width lies past the line's end; a full width is
+# kept because a PDF viewer's (and a checker's) bounding box pads a stroke by that much.
+MARK_INSET_MM = SAFE_MARGIN_MM + to_mm(MARK_WIDTH)
+SCALE_BAR_WIDTH = 0.6
 
 
 def _dashed(canvas: Canvas, x1: float, y1: float, x2: float, y2: float, dash: tuple) -> None:
@@ -105,11 +110,15 @@ def directed_fold_line(
 
 
 def scale_bar(canvas: Canvas, x: float, y: float, length_mm: float = 50.0) -> None:
-    """A bar exactly `length_mm` long with end ticks and a label, to check the print scale."""
+    """A bar exactly `length_mm` long with end ticks and a label, to check the print scale.
+    Its ink starts at `x`: the first tick's stroke, centred on its line, stands a stroke's
+    width right of `x` (see MARK_INSET_MM), so a bar set at the safe margin keeps inside it."""
     length = mm(length_mm)
+    label_x = x
+    x += SCALE_BAR_WIDTH
     canvas.saveState()
     canvas.setStrokeColor(black)
-    canvas.setLineWidth(0.6)
+    canvas.setLineWidth(SCALE_BAR_WIDTH)
     canvas.line(x, y, x + length, y)
     for tick_mm in range(0, int(length_mm) + 1, 10):
         tick = mm(2.5) if tick_mm in (0, int(length_mm)) else mm(1.2)
@@ -118,7 +127,7 @@ def scale_bar(canvas: Canvas, x: float, y: float, length_mm: float = 50.0) -> No
     draw_text(
         canvas,
         f"{length_mm:g} mm: measure this bar; if it is not {length_mm:g} mm, the print was scaled",
-        x,
+        label_x,
         y - mm(3.5),
         BODY,
         6.5,
@@ -164,5 +173,7 @@ def sheet_footer(
         where=f"{game} {purpose} footer",
         anchor=anchor,
         max_width=max_width,
+        # A game named in Japanese: its name in the kana face, as the card's body sets it.
+        fallback=KANA.name,
     )
     canvas.restoreState()
