@@ -30,6 +30,7 @@ from printgen.games.one.layout import MIN_TEXT_PT, OneLayout, load_layout, parse
 from printgen.games.one.materials import (
     CREDIT,
     FOOT_GAP_MM,
+    INK_MARGIN_MM,
     TILING,
     TITLE_BLOCK_MM,
     BoardGeometry,
@@ -197,9 +198,9 @@ def test_every_intersection_is_labelled_inside_the_page(paper: Paper) -> None:
 @pytest.mark.parametrize("paper", SINGLE_PAPERS, ids=lambda p: p.value)
 def test_the_board_is_as_large_as_the_paper_allows(paper: Paper) -> None:
     page, g = single_board(LAYOUT, paper)
-    # Under the title, inside the side margins, above the rules at the foot...
-    assert g.centre_y + g.extent == pytest.approx(page.height_mm - SAFE_MARGIN_MM - TITLE_BLOCK_MM)
-    side_room = g.centre_x - g.extent - SAFE_MARGIN_MM
+    # Under the title, inside the side margins (the ring's stroke too), above the rules...
+    assert g.centre_y + g.extent == pytest.approx(page.height_mm - INK_MARGIN_MM - TITLE_BLOCK_MM)
+    side_room = g.centre_x - g.extent - INK_MARGIN_MM
     foot_room = g.centre_y - g.extent - (SAFE_MARGIN_MM + foot_height(LAYOUT, page) + FOOT_GAP_MM)
     assert side_room >= -1e-6 and foot_room >= -1e-6
     assert g.centre_x == pytest.approx(page.width_mm / 2)
@@ -731,3 +732,19 @@ def test_build_the_counter_sheet_from_the_command_line(tmp_path: Path) -> None:
         assert built.read_bytes() == counters_pdf(Paper.from_text(paper))
     refused = runner.invoke(cli, ["build", "one-counters", "--paper", "a3", "--out", str(tmp_path)])
     assert refused.exit_code != 0
+
+
+@pytest.mark.parametrize("paper", [Paper.A4, Paper.LETTER], ids=lambda p: p.value)
+@pytest.mark.parametrize("make", [board_pdf, tiled_pdf], ids=["board", "tiled"])
+def test_no_ink_within_6_mm_of_the_edge_at_300_dpi(
+    make: Callable[[Paper], bytes], paper: Paper
+) -> None:
+    # The board's ring and the title's round capitals stood on the margin: their stroke and
+    # overshoot put ink at 5.8 mm, which 60 dpi could not see.
+    pdf = make(paper)
+    dpi = 300.0
+    edge = int(SAFE_MARGIN_MM / 25.4 * dpi)  # whole pixels lying wholly outside the margin
+    for page in range(page_count(pdf)):
+        image = render_page(pdf, page, dpi)
+        for strip in (image[:edge], image[-edge:], image[:, :edge], image[:, -edge:]):
+            assert strip.min() > 245, f"ink within 6 mm of the edge on page {page + 1}"

@@ -25,7 +25,7 @@ from printgen.games.one.engine import Board, Point
 from printgen.games.one.layout import Drawing, OneLayout, load_layout
 from printgen.materials import BuildOptions, Progress
 from printgen.render.fonts import BODY, BOLD
-from printgen.render.marks import cut_line, scale_bar, sheet_footer
+from printgen.render.marks import MARK_INSET_MM, cut_line, scale_bar, sheet_footer
 from printgen.render.pdf import PdfMeta, new_canvas
 from printgen.render.text import Anchor, Box, draw_in_box, draw_text, paragraph, text_width
 from printgen.render.units import SAFE_MARGIN_MM, PageSize, Paper, mm, to_mm
@@ -33,6 +33,9 @@ from printgen.render.units import SAFE_MARGIN_MM, PageSize, Paper, mm, to_mm
 LINE_GREY = Color(0.2, 0.2, 0.2)
 OVERLAP_TINT = Color(0.88, 0.88, 0.88)
 TITLE_BLOCK_MM = 17.0  # title and subtitle above a board
+# Where the board's outer ring and the title's capitals may reach: the ring's stroke, centred on
+# it, and a round letter's overshoot above the capitals' height keep inside the 6 mm margin.
+INK_MARGIN_MM = MARK_INSET_MM
 # Cap height of DejaVu Sans as a share of the font size: centres a label on its spot.
 CAP_HEIGHT = 0.73
 PT_MM = 25.4 / 72.0
@@ -263,9 +266,9 @@ def check_spacing(layout: OneLayout, g: BoardGeometry, board: str, label: str) -
 def single_board(layout: OneLayout, paper: Paper) -> tuple[PageSize, BoardGeometry]:
     """The largest board one portrait sheet allows, under the title and above the rules."""
     page = paper.size.portrait()
-    top = page.height_mm - SAFE_MARGIN_MM - TITLE_BLOCK_MM
+    top = page.height_mm - INK_MARGIN_MM - TITLE_BLOCK_MM
     bottom = SAFE_MARGIN_MM + foot_height(layout, page) + FOOT_GAP_MM
-    extent = min(page.width_mm / 2 - SAFE_MARGIN_MM, (top - bottom) / 2)
+    extent = min(page.width_mm / 2 - INK_MARGIN_MM, (top - bottom) / 2)
     # Right under the title, so the rules follow the board and any spare paper is at the foot.
     geometry = BoardGeometry.fit(layout, extent, page.width_mm / 2, top - extent)
     check_spacing(layout, geometry, paper.value, paper.label)
@@ -300,7 +303,7 @@ def tiled_board(layout: OneLayout, paper: Paper) -> tuple[TileSheet, TileSheet]:
     cut = tiled.cut_from_edge
     seam = page.height_mm - SAFE_MARGIN_MM - tiled.overlap - 2.0
     floor = SAFE_MARGIN_MM + foot_height(layout, page, TILING) + FOOT_GAP_MM
-    extent = page.width_mm / 2 - SAFE_MARGIN_MM
+    extent = page.width_mm / 2 - INK_MARGIN_MM
     # The join depends on the board's size and the room at the foot on the join: a few rounds.
     for _ in range(6):
         probe = BoardGeometry.fit(layout, extent, 0.0, 0.0)
@@ -569,7 +572,7 @@ def footer_line(canvas: Canvas, page: PageSize, baseline: float, purpose: str) -
 
 
 def _title(canvas: Canvas, page: PageSize, title: str, subtitle: str, size: float) -> None:
-    top = page.height_mm - SAFE_MARGIN_MM
+    top = page.height_mm - INK_MARGIN_MM
     width = page.width_mm - 2 * SAFE_MARGIN_MM
     used = _text(
         canvas,
