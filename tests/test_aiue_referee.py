@@ -160,6 +160,15 @@ def test_bad_words_name_the_player(runner, tmp_path: Path, words: str, message: 
         ('game = "aiue-battle"\nplayers = "Ann"\n', "`players` should be a list"),
         ('game = "aiue-battle"\n', "no `players` field"),
         ('game = "aiue-battle"\nplayers = ["Ann", "Ann", "Cid"]\n', "twice"),
+        # A key misspelt was passed over: a kana game was played on the latin board.
+        (
+            'game = "aiue-battle"\nalfabet = "kana"\nplayers = ["Ann", "Ben", "Cid"]\n',
+            "unknown key 'alfabet' (did you mean `alphabet`?); a game log holds game, ",
+        ),
+        (
+            'game = "aiue-battle"\ncolour = "red"\nplayers = ["Ann", "Ben", "Cid"]\n',
+            "unknown key 'colour'; a game log holds",
+        ),
     ],
 )
 def test_bad_setups(runner, tmp_path: Path, head: str, message: str) -> None:  # type: ignore[no-untyped-def]

@@ -14,6 +14,7 @@ cannot be a word.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -124,6 +125,7 @@ def _and(names: tuple[str, ...]) -> str:
 def replay(document: Mapping[str, Any], source: str) -> Battle:
     """The battle a log describes, with every attack in it applied; errors name `source`."""
     try:
+        _check_keys(document, source)
         alphabet = Alphabet.from_text(_field(document, "alphabet", str, source, "latin"))
         players = _players(document, source)
         words = _field(document, "words", dict, source)
@@ -170,6 +172,21 @@ def score(document: Mapping[str, Any], source: str, options: ScoreOptions) -> Ba
         still_in=battle.still_in,
         next_attacker=battle.attacker,
     )
+
+
+# What a game log holds. A key misspelt was passed over: `alfabet = "kana"` played a kana
+# game on the latin board, as if no alphabet were given.
+LOG_KEYS = ("game", "alphabet", "players", "attacks", "words")
+
+
+def _check_keys(document: Mapping[str, Any], source: str) -> None:
+    for key in document:
+        if key not in LOG_KEYS:
+            near = difflib.get_close_matches(str(key), LOG_KEYS, n=1)
+            hint = f" (did you mean `{near[0]}`?)" if near else ""
+            raise InvalidLog(
+                f"{source}: unknown key {quote(key)}{hint}; a game log holds {', '.join(LOG_KEYS)}"
+            )
 
 
 def _field(
