@@ -1317,6 +1317,36 @@ def test_a_team_packs_sheets_are_combined_into_the_team_result(
     assert text_of(page, "summary") == "team Team 2 wins: arenas Team 1 4, Team 2 5"
 
 
+def test_a_duel_sheet_sent_with_a_team_pack_is_scored_on_its_own_beside_the_team_game(
+    client: FlaskClient, reader: FakeReader
+) -> None:
+    # Sent with one, the pack's team result had gone without a word.
+    team = example(EXAMPLES / "one-page-war" / "team.toml")
+    sheets = iter(enumerate(team["sheets"], start=1))
+
+    def next_sheet(path: Path, options: Any) -> Any:
+        step = next(sheets, None)
+        if step is None:  # the last photo: a duel's sheet
+            reader.sheet_id, reader.sheet = "D-B0B6-0001", as_read(DUEL)
+            return FakeReader.__call__(reader, path, options)
+        k, sheet = step
+        reader.sheet_id = f"T-0C1D-{k:04d}"
+        reader.sheet = as_read(DUEL) | {"arenas": {
+            name: {"First": t[sheet["players"][0]], "Second": t[sheet["players"][1]]}
+            for name, t in sheet["arenas"].items()
+        }}  # fmt: skip
+        return FakeReader.__call__(reader, path, options)
+
+    test_client = create_app(photo_reader=next_sheet).test_client()
+    page = scored(test_client, post_photos(test_client, ["t1.jpg", "t2.jpg", "duel.jpg"])).text
+    assert "The team game" in page
+    assert text_of(page, "summary") == "team Team 2 wins: arenas Team 1 4, Team 2 5"
+    assert page.count("(not of the team pack: a game of its own)") == 1
+    night = page[page.index("Each photo") :]
+    mine = next(line for line in night.splitlines() if "duel.jpg" in line)
+    assert "D-B0B6-0001" in mine
+
+
 def test_team_sheets_of_different_packs_are_not_combined(
     client: FlaskClient, reader: FakeReader
 ) -> None:

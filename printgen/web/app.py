@@ -539,13 +539,33 @@ def _scored_photo(entry: Entry, photo: PhotoSheet, corrections: Corrections) -> 
 
 
 def _is_team_pack(entries: list[Entry]) -> bool:
-    """Photos sent together that are sheets of one printed team pack: every sheet id read is a
-    team id (T-XXXX-NNNN) with the pack's XXXX. Then the photos are one team game, and what
-    keeps them from being one (a photo refused, an id unread, a sheet missing or twice) is named
-    on the page."""
+    """Photos sent together that hold sheets of one printed team pack: the sheet ids read that
+    are team ids (T-XXXX-NNNN) all have the pack's XXXX. Then those photos are one team game,
+    and what keeps them from being one (a photo refused, an id unread, a sheet missing or twice)
+    is named on the page; a duel or solo sheet sent with them is scored on its own beside it
+    (sent with one, the pack's team result had gone without a word)."""
+    return len(_packs(entries)) == 1
+
+
+def _packs(entries: list[Entry]) -> set[str]:
     ids = [e.photo.sheet_id for e in entries if e.photo is not None and e.photo.sheet_id]
-    packs = {i.rsplit("-", 1)[0] for i in ids}
-    return len(packs) == 1 and all(i.startswith("T-") for i in ids)
+    return {i.rsplit("-", 1)[0] for i in ids if i.startswith("T-")}
+
+
+def _of_the_pack(entries: list[Entry]) -> list[Entry]:
+    """The photos of the team pack among `entries` (_is_team_pack): its sheets, and sheets
+    whose id was not read unless another game's sheet was read beside them."""
+    (pack,) = _packs(entries)
+    others = any(
+        e.photo is not None and e.photo.sheet_id and not e.photo.sheet_id.startswith(pack + "-")
+        for e in entries
+    )
+    return [
+        e
+        for e in entries
+        if e.photo is not None
+        and (e.photo.sheet_id.startswith(pack + "-") if e.photo.sheet_id else not others)
+    ]
 
 
 def _team_result(
@@ -597,6 +617,7 @@ def _batch_page(results: Store[Entry], kept: Kept[Entry]) -> str:
     members = [results.get(key) for key in kept.item.members]
     shown = [m for m in members if m is not None]
     team, problem = (None, None)
+    apart: set[str] = set()  # photos sent with a team pack that are not of it
     if kept.item.team and len(shown) < len(members):
         gone = len(members) - len(shown)
         problem = (
@@ -605,8 +626,12 @@ def _batch_page(results: Store[Entry], kept: Kept[Entry]) -> str:
             "latest results); send the photos again"
         )
     elif kept.item.team:
-        team, problem = _team_result([m.item for m in shown], kept.item.refused_photos)
-    return render_template("batch.html", kept=kept, members=shown, team=team, team_problem=problem)
+        pack = _of_the_pack([m.item for m in shown])
+        apart = {m.key for m in shown if not any(m.item is e for e in pack)}
+        team, problem = _team_result(pack, kept.item.refused_photos)
+    return render_template(
+        "batch.html", kept=kept, members=shown, team=team, team_problem=problem, apart=apart
+    )
 
 
 def _night_table(entries: tuple[Kept[Entry], ...]) -> str:
