@@ -1315,6 +1315,13 @@ def test_a_team_packs_sheets_are_combined_into_the_team_result(
     # As typed in: team South (the far sides, Ben and Dee) wins 5 arenas to 4.
     assert text_of(page, "winner") == "Team 2"
     assert text_of(page, "summary") == "team Team 2 wins: arenas Team 1 4, Team 2 5"
+    # The team game is a result of the night too, beside each sheet's own.
+    listing = test_client.get("/results").text
+    assert "2 photos, a team game: team Team 2 wins: arenas Team 1 4, Team 2 5" in listing
+    rows = list(csv.reader(io.StringIO(test_client.get("/results.csv").text)))
+    (team_row,) = [r for r in rows if r[3] == "2 photos"]
+    assert team_row[2:7] == ["One Page War", "2 photos", "Team 1 / Team 2", "Team 2", "final"]
+    assert len(rows) == 1 + 2 + 1
 
 
 def test_a_duel_sheet_sent_with_a_team_pack_is_scored_on_its_own_beside_the_team_game(
@@ -1494,6 +1501,11 @@ def test_the_nights_table_lists_every_result(client: FlaskClient, reader: FakeRe
     assert [r[0] for r in rows[1:]] == ["1", "2"]
     assert rows[1][2:6] == ["One Page War", "the pasted sheet", "Ann / Ben", "Ann"]
     assert rows[2][3:7] == ["IMG_9.jpg", "Ann / Ben", "Ann", "final"]
+    # An aiue battle's report names no players: the log does (their column had been empty).
+    aiue = (EXAMPLES / "aiue-battle" / "apple.toml").read_text("utf-8")
+    scored(client, client.post("/type", data={"text": aiue}))
+    rows = list(csv.reader(io.StringIO(client.get("/results.csv").text)))
+    assert rows[3][2:6] == ["aiue battle", "the pasted sheet", "Ann / Ben / Cid", "Cid"]
 
 
 def test_the_nights_table_cannot_carry_a_spreadsheet_formula(client: FlaskClient) -> None:

@@ -307,7 +307,10 @@ def _routes(app: Flask, settings: Settings, public: Callable[[str], str]) -> Non
 
     @app.get("/results")
     def night() -> str:
-        return render_template("results.html", kept=results.all())
+        kept = results.all()
+        found = {k.key: k for k in kept}
+        teams = {k.key: _team_of(found, k)[0] for k in kept if k.item.team}
+        return render_template("results.html", kept=kept, teams=teams)
 
     @app.get("/results.csv")
     def night_csv() -> Response:
@@ -614,34 +617,50 @@ def _result_page(kept: Kept[Entry], problems: Mapping[str, str] | None = None) -
 
 
 def _batch_page(results: Store[Entry], kept: Kept[Entry]) -> str:
-    members = [results.get(key) for key in kept.item.members]
-    shown = [m for m in members if m is not None]
-    team, problem = (None, None)
-    apart: set[str] = set()  # photos sent with a team pack that are not of it
-    if kept.item.team and len(shown) < len(members):
-        gone = len(members) - len(shown)
-        problem = (
-            f"{'a sheet' if gone == 1 else f'{gone} sheets'} of this game "
-            f"{'is' if gone == 1 else 'are'} no longer kept (the server keeps the night's "
-            "latest results); send the photos again"
-        )
-    elif kept.item.team:
-        pack = _of_the_pack([m.item for m in shown])
-        apart = {m.key for m in shown if not any(m.item is e for e in pack)}
-        team, problem = _team_result(pack, kept.item.refused_photos)
+    shown = [m for m in (results.get(key) for key in kept.item.members) if m is not None]
+    team, problem, apart = _team_of({m.key: m for m in shown}, kept)
     return render_template(
         "batch.html", kept=kept, members=shown, team=team, team_problem=problem, apart=apart
     )
+
+
+def _team_of(
+    found: Mapping[str, Kept[Entry]], kept: Kept[Entry]
+) -> tuple[ResultView | None, str | None, set[str]]:
+    """A team batch's team result, or why there is none yet, from its photos among `found`; and
+    the photos sent with the pack that are not of it (none for a batch of no team game)."""
+    if not kept.item.team:
+        return None, None, set()
+    shown = [found[key] for key in kept.item.members if key in found]
+    if len(shown) < len(kept.item.members):
+        gone = len(kept.item.members) - len(shown)
+        return (
+            None,
+            f"{'a sheet' if gone == 1 else f'{gone} sheets'} of this game "
+            f"{'is' if gone == 1 else 'are'} no longer kept (the server keeps the night's "
+            "latest results); send the photos again",
+            set(),
+        )
+    pack = _of_the_pack([m.item for m in shown])
+    apart = {m.key for m in shown if not any(m.item is e for e in pack)}
+    team, problem = _team_result(pack, kept.item.refused_photos)
+    return team, problem, apart
 
 
 def _night_table(entries: tuple[Kept[Entry], ...]) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["number", "time", "game", "source", "players", "winner", "standing", "result"])
+    found = {kept.key: kept for kept in entries}
     for kept in entries:
         entry, result = kept.item, kept.item.result
         if entry.members:
-            continue
+            # A team game is a result of its own (each sheet has its row too); other batches
+            # are their photos' rows.
+            if not entry.team:
+                continue
+            result, problem = _team_of(found, kept)[:2]
+            entry = replace(entry, problem=problem)
         writer.writerow(
             _cell_text(value)
             for value in [
@@ -649,13 +668,20 @@ def _night_table(entries: tuple[Kept[Entry], ...]) -> str:
                 time.strftime("%H:%M", time.localtime(entry.made)),
                 result.title if result else "One Page War",
                 entry.source,
-                " / ".join(result.players) if result else "",
+                " / ".join(result.players or _sheet_players(entry)) if result else "",
                 result.winner or "" if result else "",
                 result.status_word if result else "not scored",
                 result.summary if result else (entry.problem or ""),
             ]
         )
     return out.getvalue()
+
+
+def _sheet_players(entry: Entry) -> tuple[str, ...]:
+    """The players as the sheet names them, for a result that does not (an aiue battle's,
+    whose report names only who went out and who won)."""
+    named = entry.sheet.get("players") if entry.sheet is not None else None
+    return tuple(str(p) for p in named) if isinstance(named, list) else ()
 
 
 def _cell_text(value: object) -> str:
