@@ -1159,6 +1159,24 @@ def test_renaming_the_players_confirms_no_cell_but_those_changed(
     assert text_of(typed.text, "winner") == "Ben"
 
 
+def test_the_referee_s_objection_to_a_corrected_square_stands_on_its_field(
+    client: FlaskClient, unsure_duel: FakeReader
+) -> None:
+    # It had stood only at the top, "the sheet as read", the field green as confirmed.
+    page = photo_result(client)
+    after = scored(client, correct(client, page, pick="square|Air|1|3=9")).text
+    assert "The sheet as corrected cannot be scored yet: " in after
+    row = after[
+        after.index('name="square|Air|1|3"') - 800 : after.index('name="square|Air|1|3"') + 900
+    ]
+    assert 'aria-invalid="true"' in row and "9 is 3 steps past the die" in row
+    assert 'class="cell-row confirmed"' not in row
+    # Typed again wrongly, the field's own message replaces the objection to the value before.
+    again = correct(client, client.get(result_url(page)), **{"square__Air__1__3": "S"})
+    assert again.status_code == 422
+    assert "is not a number, * or empty" in again.text and "steps past the die" not in again.text
+
+
 def test_clearing_the_s_space_changes_the_score(
     client: FlaskClient, unsure_duel: FakeReader
 ) -> None:

@@ -11,6 +11,7 @@ import atexit
 import csv
 import io
 import json
+import re
 import secrets
 import shutil
 import tempfile
@@ -604,16 +605,41 @@ def _team_result(
 
 def _result_page(kept: Kept[Entry], problems: Mapping[str, str] | None = None) -> str:
     entry = kept.item
+    corrections = entry.corrections
+    # The referee's objection to a square a player corrected stands on that field too; a
+    # mistyped field's own message replaces it (the objection was to the value before).
+    marked = dict(problems or _rules_problem_fields(entry))
     return render_template(
         "result.html",
         kept=kept,
         entry=entry,
         result=entry.result,
         photo=entry.photo,
-        corrections=entry.corrections,
-        problems=problems or {},
+        corrections=corrections,
+        problems=marked,
+        corrected=bool(corrections and corrections.confirmed),
         error="Some corrections need another look; see the marked fields." if problems else None,
     )
+
+
+# How the referee names a square in its objection: "arena Politics, Bob's square 1: ...".
+_SQUARE_NAMED = re.compile(r"arena (?P<arena>[^,]+), (?P<player>.+?)'s square (?P<square>\d+): ")
+
+
+def _rules_problem_fields(entry: Entry) -> dict[str, str]:
+    """The unsure square the referee's objection (`entry.problem`) names, with the objection,
+    where it names one of them."""
+    photo, corrections = entry.photo, entry.corrections
+    found = _SQUARE_NAMED.search(entry.problem or "")
+    if photo is None or corrections is None or found is None:
+        return {}
+    names = corrections.names
+    if found["player"] not in names:
+        return {}
+    field = f"square|{found['arena']}|{names.index(found['player'])}|{found['square']}"
+    if field not in {c.field for c in photo.to_confirm}:
+        return {}
+    return {field: (entry.problem or "")[found.end() :]}
 
 
 def _batch_page(results: Store[Entry], kept: Kept[Entry]) -> str:
