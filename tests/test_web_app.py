@@ -400,6 +400,24 @@ def test_a_bad_material_option_is_400_naming_the_field(
     assert 'href="/materials"' in response.text
 
 
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("/materials/one-card.pdf?paper=a4&panels=6&large_print=on", "6 panels: the accordion"),
+        ("/materials/one-page-war-card.pdf?paper=a4&large_print=on", "in normal print at"),
+    ],
+)
+def test_a_card_that_cannot_be_built_is_refused_in_the_page_s_words(
+    client: FlaskClient, url: str, said: str
+) -> None:
+    # Not "--panels 6", nor the command line that would build it.
+    response = client.get(url)
+    assert response.status_code == 422
+    message = error_of(response.text)
+    assert said in message
+    assert "--" not in message and "printgen build" not in message
+
+
 def test_a_rules_file_is_never_taken_from_a_page(client: FlaskClient) -> None:
     plain = client.get("/materials/package-war-pad.pdf?paper=a4").data
     asked = client.get("/materials/package-war-pad.pdf?paper=a4&rules=/etc/passwd").data

@@ -198,7 +198,8 @@ def _routes(app: Flask, settings: Settings, public: Callable[[str], str]) -> Non
         try:
             data = material.build(options, None)
         except PrintgenError as error:
-            return _error_page(UNPROCESSABLE, public(str(error)), back="materials")
+            shown = printing.in_page_words(public(str(error)))
+            return _error_page(UNPROCESSABLE, shown, back="materials")
         return _download(data, printing.file_name(material, options), "application/pdf")
 
     # --- a typed-in sheet -----------------------------------------------------------------

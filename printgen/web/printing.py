@@ -143,3 +143,21 @@ def file_name(material: Material, options: BuildOptions) -> str:
     if not extra:
         return name
     return name.removesuffix(".pdf") + "-" + "-".join(extra) + ".pdf"
+
+
+# A build's refusal speaks the command line's words (`--panels 7`, and the command that would
+# build it); on the materials page its choices have names of their own.
+_IN_PAGE_WORDS = (
+    (re.compile(r": printgen build [^;]*$"), ""),
+    (re.compile(r"--panels (\d+)"), r"\1 panels"),
+    (re.compile(r"--large-print"), "Large print"),
+    (re.compile(r"a larger --paper"), "larger paper"),
+    (re.compile(r"--(paper|fold) "), r"\1 "),
+)
+
+
+def in_page_words(message: str) -> str:
+    """A build's refusal as the materials page names its choices."""
+    for pattern, words in _IN_PAGE_WORDS:
+        message = pattern.sub(words, message)
+    return message
