@@ -140,7 +140,7 @@ def small_targets(page: Any) -> list[str]:
     """Nav links, buttons and button-like links that are less than 44 px high."""
     found = page.evaluate(
         """(min) => Array.from(document.querySelectorAll(
-               'nav a, button, a.button, input[type=file], select, label.check'))
+               'nav a, button, a.button, input[type=file], select, label.check, summary'))
              .filter(e => e.offsetParent !== null)
              .map(e => [e.textContent.trim() || e.name || e.id, e.getBoundingClientRect().height])
              .filter(([, h]) => h < min)
