@@ -1632,3 +1632,15 @@ def test_an_upload_is_named_as_sent_without_its_path_or_control_characters(
     from printgen.web.app import _sent_name
 
     assert _sent_name(FileStorage(io.BytesIO(b""), sent), "the photo") == shown
+
+
+@pytest.mark.parametrize(("reading", "second"), [("S", "?"), ("empty", "?"), ("S", "empty")])
+def test_an_s_space_offers_both_of_its_values(reading: str, second: str) -> None:
+    # Read as S with "another mark" second, it had offered "S" alone: no way to tap "no S".
+    from printgen.web.photo import Cell
+
+    cell = Cell("allies", "Politics", None, 1, reading, second)
+    values = [value for value, _ in cell.choices]
+    assert sorted(values) == ["", "S"]
+    assert values[0] == cell.as_field(reading)  # the likelier first
+    assert dict(cell.choices)[""] == "no S"

@@ -83,15 +83,17 @@ class Cell:
 
     @property
     def choices(self) -> tuple[tuple[str, str], ...]:
-        """The two likeliest readings as (field value, words)."""
+        """The two likeliest readings as (field value, words). An S space offers both of its
+        values, likelier first: read as S with "another mark" second, it had offered no "no S"."""
         found: list[tuple[str, str]] = []
-        for value in (self.reading, self.second):
+        values = (self.reading, self.second) + (("S", "") if self.kind == "allies" else ())
+        for value in values:
             if value == "?":
                 continue
             shown = self.as_field(value)
             if shown not in (v for v, _ in found):
                 found.append((shown, _said(shown, self.kind)))
-        return tuple(found)
+        return tuple(found[:2])
 
 
 def _said(value: str, kind: str) -> str:
