@@ -1355,6 +1355,10 @@ def test_a_team_packs_sheets_are_combined_into_the_team_result(
     listing = test_client.get("/results").text
     assert "2 photos, a team game: team Team 2 wins: arenas Team 1 4, Team 2 5" in listing
     rows = list(csv.reader(io.StringIO(test_client.get("/results.csv").text)))
+    # Each sheet's page leads back to the team game its corrections add up in.
+    first = re.findall(r'href="(/results/[^"/]+)">Result \d', page)[0]
+    back = re.search(r'href="(/results/[^"/]+)">The team game</a>', test_client.get(first).text)
+    assert back is not None and "<h2>The team game</h2>" in test_client.get(back.group(1)).text
     (team_row,) = [r for r in rows if r[3] == "2 photos"]
     assert team_row[2:7] == ["One Page War", "2 photos", "Team 1 / Team 2", "Team 2", "final"]
     assert len(rows) == 1 + 2 + 1

@@ -329,7 +329,7 @@ def _routes(app: Flask, settings: Settings, public: Callable[[str], str]) -> Non
         kept = entry_or_404(key)
         if kept.item.members:
             return _batch_page(results, kept), 200
-        return _result_page(kept), 200
+        return _result_page(kept, batch=_batch_of(results, key)), 200
 
     @app.post("/results/<key>")
     def correct(key: str) -> Response | tuple[str, int]:
@@ -341,7 +341,8 @@ def _routes(app: Flask, settings: Settings, public: Callable[[str], str]) -> Non
         if corrections.problems:
             # Shown again as sent, every other correction kept, the message on its field.
             shown = replace(kept, item=replace(kept.item, corrections=corrections))
-            return _result_page(shown, problems=corrections.problems), UNPROCESSABLE
+            page = _result_page(shown, corrections.problems, _batch_of(results, key))
+            return page, UNPROCESSABLE
         updated = results.update(key, _scored_photo(kept.item, photo, corrections))
         if updated is None:
             abort(404)
@@ -604,7 +605,17 @@ def _team_result(
 # --- pages ----------------------------------------------------------------------------------
 
 
-def _result_page(kept: Kept[Entry], problems: Mapping[str, str] | None = None) -> str:
+def _batch_of(results: Store[Entry], key: str) -> Kept[Entry] | None:
+    """The photos sent together that a result is one of (a team game's sheets), if any: its
+    page leads back there, where a correction changes the team's result."""
+    return next((k for k in results.all() if key in k.item.members), None)
+
+
+def _result_page(
+    kept: Kept[Entry],
+    problems: Mapping[str, str] | None = None,
+    batch: Kept[Entry] | None = None,
+) -> str:
     entry = kept.item
     corrections = entry.corrections
     # The referee's objection to a square a player corrected stands on that field too; a
@@ -619,6 +630,7 @@ def _result_page(kept: Kept[Entry], problems: Mapping[str, str] | None = None) -
         corrections=corrections,
         problems=marked,
         corrected=bool(corrections and corrections.confirmed),
+        batch=batch,
         error="Some corrections need another look; see the marked fields." if problems else None,
     )
 
