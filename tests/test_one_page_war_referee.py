@@ -297,6 +297,7 @@ def problem(data: dict[str, Any]) -> str:
 def test_wrong_square_count() -> None:
     message = problem(duel(Air={"Ann": [1, 2], "Ben": [1, 2, 3]}))
     assert "bad.toml: arena Air, Ann: 2 squares given, the arena has 3" in message
+    assert '(write "_" for a square still empty)' in message
 
 
 def test_unknown_arena_and_player() -> None:

@@ -618,6 +618,20 @@ def test_the_one_page_war_blanks_have_the_layouts_arenas(client: FlaskClient) ->
     assert all(list(s["arenas"]) == arenas for s in tomllib.loads(team.text)["sheets"])
 
 
+@pytest.mark.parametrize("blank", ["one-page-war", "one-page-war-solo", "one-page-war-team"])
+def test_a_one_page_war_blank_scored_as_it_is_is_a_game_not_begun(
+    client: FlaskClient, blank: str
+) -> None:
+    # Its lists had been empty: two "0 squares given" problems an arena, and no word of "_".
+    from printgen.web.typed import blank_named
+
+    found = blank_named(blank)
+    assert found is not None
+    page = scored(client, client.post("/type", data={"text": found.text})).text
+    assert "squares given" not in page and 'id="problem"' not in page
+    assert "standing so far" in text_of(page, "status")
+
+
 @pytest.mark.parametrize(("blank", "source"), [("one-page-war", DUEL), ("one-page-war-solo", SOLO)])
 def test_a_blank_sheet_completed_scores_as_the_example(
     client: FlaskClient, blank: str, source: Path

@@ -79,7 +79,10 @@ def _war_arenas(arenas: list[tuple[str, int]], players: tuple[str, str], table: 
     lines = []
     for name, squares in arenas:
         lines += ["", f"[{table}.{name}]"]
-        lines += [f"{player} = []  # {squares} squares" for player in players]
+        # Every square empty ("_"), not an empty list: the blank scores as a game not begun,
+        # where `[]` had given two errors an arena, and shows how many squares each side has.
+        empty = ", ".join(['"_"'] * squares)
+        lines += [f"{player} = [{empty}]" for player in players]
     return "\n".join(lines)
 
 

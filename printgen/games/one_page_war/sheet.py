@@ -603,7 +603,7 @@ class _Reader:
         if len(value) != spec.squares:
             self.malformed(
                 f"{at}, {player}: {len(value)} squares given, the arena has {spec.squares} "
-                f"on each side: {quote(value)}"
+                f'on each side: {quote(value)} (write "_" for a square still empty)'
             )
             return None
         squares: list[Square] = []
