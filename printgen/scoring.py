@@ -101,7 +101,41 @@ def _parse_toml(text: str, source: str) -> Any:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise InputError(f"{source}: malformed TOML: {error}") from None
+        opened = _unclosed_line(text) if str(error).startswith("Unclosed") else None
+        # TOML finds a missing `]` only where the next line cannot go on the list; the list
+        # left open is what the player wrote wrong.
+        where = f": the bracket opened on line {opened} is never closed" if opened else ""
+        raise InputError(f"{source}: malformed TOML: {error}{where}") from None
+
+
+def _unclosed_line(text: str) -> int | None:
+    """The line of the first `[` or `{` of a value left open in `text`, outside strings and
+    comments; None when every one is closed, or when the text holds a multi-line string
+    (whose brackets this line-by-line look cannot tell from the value's)."""
+    if '"""' in text or "'''" in text:
+        return None
+    open_at: list[int] = []
+    quote_char = ""
+    for number, line in enumerate(text.splitlines(), start=1):
+        escaped = False
+        for ch in line:
+            if quote_char:
+                if escaped:
+                    escaped = False
+                elif ch == "\\" and quote_char == '"':
+                    escaped = True
+                elif ch == quote_char:
+                    quote_char = ""
+            elif ch in "\"'":
+                quote_char = ch
+            elif ch == "#":
+                break
+            elif ch in "[{":
+                open_at.append(number)
+            elif ch in "]}" and open_at:
+                open_at.pop()
+        quote_char = ""  # a string left open at a line's end is TOML's own error to name
+    return open_at[0] if open_at else None
 
 
 class _DuplicateKey(Exception):

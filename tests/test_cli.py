@@ -135,3 +135,24 @@ def test_building_all_on_a3_says_what_is_not_printed_on_it(runner, tmp_path: Pat
     said = next(line for line in result.stderr.splitlines() if line.startswith("not printed"))
     assert said.startswith("not printed on a3, so not built: war-card, one-page-war, ")
     assert "one-board," not in said and said.endswith("aiue-battle-card")
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        # TOML notices the missing `]` two lines on; the player's slip is on line 3.
+        (
+            'game = "one"\n# the board\nplayers = ["Red", "Blue"\n\n[x]\n',
+            "the bracket opened on line 3 is never closed",
+        ),
+        ('game = "one"\nnote = "a [ b"\nstones = [1, 2\n', "opened on line 3"),
+        ('game = "one"\nboard = { spokes = 16\n', "opened on line 2"),
+    ],
+)
+def test_an_unclosed_list_names_the_line_it_opened_on(  # type: ignore[no-untyped-def]
+    runner, tmp_path: Path, text: str, said: str
+) -> None:
+    path = tmp_path / "sheet.toml"
+    path.write_text(text, encoding="utf-8")
+    result = runner.invoke(cli, ["score", str(path)])
+    assert result.exit_code == 1 and said in result.stderr, result.stderr
