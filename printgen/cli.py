@@ -525,15 +525,11 @@ def _expand(paths: tuple[Path, ...]) -> list[Path]:
 
 
 def _to_score(path: Path) -> bool:
-    """Whether a folder's file is scored: a sheet or photo by name, or an image or PDF by its
-    first bytes (file_kind: not a folder, a FIFO or a hidden file)."""
+    """Whether a folder's file is scored: a sheet by name, or a photo as `_is_photo` knows one
+    (by name, or by its first bytes for a file that is not hidden)."""
     if path.suffix.lower() in SHEET_SUFFIXES | IMAGE_SUFFIXES:
         return True
-    if path.name.startswith("."):
-        return False
-    from printgen.games.one_page_war.reader.photo import file_kind
-
-    return file_kind(path) is not None
+    return not path.name.startswith(".") and _is_photo(path)
 
 
 def _answer_keys(listed: list[Path]) -> set[Path]:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from printgen.games.one_page_war.reader.photo import JPEG, file_kind, not_taken
+from printgen.games.one_page_war.reader.photo import ALWAYS_TAKEN, file_kind, not_taken
 
 # Megabytes as a phone's gallery and most file managers count them: a 34.0 MB photo had been
 # called 32 MB, in mebibytes.
@@ -31,8 +31,6 @@ SHRINK_LONG_SIDE = 2500
 READ_AS_IS = {"JPEG": ".jpg", "MPO": ".jpg", "PNG": ".png", "TIFF": ".tif"}
 SHRUNK = {"WEBP", "HEIF", "AVIF"}
 ACCEPTED_WORDS = "JPEG, PNG or WebP, or a scan as PDF or TIFF"
-# What file_kind calls the kinds Pillow always opens here: one that will not open is no image.
-OPENED_HERE = frozenset({"a PNG image", "a WebP image", "a TIFF image"})
 
 
 @dataclass(frozen=True)
@@ -92,9 +90,10 @@ def _header(path: Path, shown_as: str) -> tuple[str, tuple[int, int]]:
         ) from None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
         kind = file_kind(path)
-        if kind is not None and kind != JPEG and kind not in OPENED_HERE:
+        if kind is not None and kind not in ALWAYS_TAKEN:
             # What its first bytes say it is (a HEIC photo this Pillow cannot open), in the
-            # command line's words: what to do instead.
+            # command line's words: what to do instead. A kind always taken that will not
+            # open is no image at all.
             raise Refused(415, f"{shown_as}: {not_taken(kind)}") from None
         raise Refused(
             415, f"{shown_as} is not an image; take a photo of the sheet ({ACCEPTED_WORDS})"
